@@ -1,0 +1,15 @@
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { AccessDenied } from "./placeholder";
+
+/** Errors of an admin screen, shown inside the shell: 403 'Access Denied', 404, anything else. */
+export function AdminErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="admin-card" role="alert">
+      <h2>{notFound ? "Не знайдено" : "Error"}</h2>
+      <p>{notFound ? "Такого запису немає або його видалено." : "Помилка сервера. Спробуйте ще раз."}</p>
+    </section>
+  );
+}

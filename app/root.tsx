@@ -1,0 +1,67 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  LiveReload,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import styles from "./styles/app.css";
+import { useNonce } from "./utils/nonce";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.ico" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Наука UA — новини науки і технологій" },
+  { name: "description", content: "Новини науки, технологій, медицини та космосу українською." },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="uk">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+        {/* Renders nothing in production; reloads the page under `npm run dev`. */}
+        <LiveReload nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main id="main" className="error-page">
+      <h1>{notFound ? "Сторінку не знайдено" : "Error"}</h1>
+      <p>
+        {notFound
+          ? "Такої сторінки немає. Можливо, її видалили або адресу введено з помилкою."
+          : "Щось пішло не так. Спробуйте оновити сторінку."}
+      </p>
+      <p>
+        <a href="/">На головну</a>
+      </p>
+    </main>
+  );
+}

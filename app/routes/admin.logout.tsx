@@ -1,0 +1,15 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { LOGIN_PATH } from "~/utils/auth.server";
+import { getSession, sessionStorage } from "~/utils/session.server";
+
+// Logout deletes the session on the server (DESIGN §6); GET changes nothing.
+export async function loader() {
+  return redirect("/admin/dashboard");
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  return redirect(LOGIN_PATH, {
+    headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
+  });
+}

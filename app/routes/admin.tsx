@@ -1,0 +1,87 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
+import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
+import { requireUser } from "~/utils/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return {
+    user: { username: user.username, name: user.name, email: user.email, role: user.role },
+  };
+}
+
+export default function AdminLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const location = useLocation();
+  const handle = [...matches].reverse().find((m) => (m.handle as AdminHandle | undefined)?.title)?.handle as
+    | AdminHandle
+    | undefined;
+  const title = handle?.title ?? DEFAULT_SECTION_TITLE;
+  const displayName = user.name || user.username;
+  const initial = (displayName || "A").charAt(0).toUpperCase() || "A";
+  const inSeo = location.pathname.startsWith("/admin/seo");
+
+  return (
+    <div className="admin">
+      <a className="skip-link" href="#admin-main">
+        Перейти до основного вмісту
+      </a>
+      <aside className="admin-sidebar">
+        <a className="admin-brand" href="/">
+          Наука UA
+        </a>
+        <nav aria-label="Адмін-меню">
+          <ul>
+            {ADMIN_NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} prefetch="intent">
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <details className="nav-group" open={inSeo}>
+                <summary>{SEO_NAV.group}</summary>
+                <ul>
+                  <li>
+                    <NavLink to={SEO_NAV.to}>{SEO_NAV.label}</NavLink>
+                  </li>
+                </ul>
+              </details>
+            </li>
+          </ul>
+        </nav>
+      </aside>
+      <div className="admin-body">
+        <header className="admin-header">
+          <h1 className="admin-title">{title}</h1>
+          <div className="admin-user">
+            <span className="welcome">Вітаємо, {displayName}!</span>
+            <details className="avatar-menu">
+              <summary aria-label={`Меню користувача ${displayName}`}>
+                <span className="avatar" aria-hidden="true">
+                  {initial}
+                </span>
+              </summary>
+              <div className="avatar-menu-panel">
+                <p className="avatar-name">{displayName}</p>
+                <p className="avatar-email">{user.email}</p>
+                <Form method="post" action="/admin/logout">
+                  <button type="submit" className="button button-secondary">
+                    Вийти
+                  </button>
+                </Form>
+              </div>
+            </details>
+          </div>
+        </header>
+        <main id="admin-main" className="admin-main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Admin Panel — Наука UA" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { authenticate } from "~/utils/auth.server";
+import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
+import { createSessionToken } from "~/utils/session.server";
+
+const LoginBodySchema = z.object({
+  username: z.string({ required_error: "Обов'язкове поле", invalid_type_error: "Має бути рядком" }).trim().min(1, "Обов'язкове поле").max(254),
+  password: z.string({ required_error: "Обов'язкове поле", invalid_type_error: "Має бути рядком" }).min(1, "Обов'язкове поле").max(1024),
+});
+
+export const loader = () => methodNotAllowed(["POST"]);
+
+/** POST /api/auth/login → { access_token, token_type: "bearer" } (DESIGN §6). */
+export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const { username, password } = await parseJsonBody(request, LoginBodySchema);
+  const result = await authenticate({ username, password, request });
+  if (!result.ok) {
+    return apiError(result.status, result.message, {
+      headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined,
+    });
+  }
+  const token = await createSessionToken({
+    userId: result.user.id,
+    kind: "bearer",
+    userAgent: request.headers.get("User-Agent"),
+  });
+  return apiJson({ access_token: token, token_type: "bearer" });
+});

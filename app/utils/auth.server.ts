@@ -1,0 +1,94 @@
+import { redirect } from "@remix-run/node";
+import { getClientIPAddress } from "remix-utils/get-client-ip-address";
+import type { Role, User } from "../../db/schema";
+import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
+import { getSettings } from "../models/settings.server";
+import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
+import { apiError, isApiRequest } from "./http.server";
+import { getSession, readSessionToken } from "./session.server";
+
+export const LOGIN_PATH = "/admin/login";
+
+/** The bearer token of an API request (header only, never the query string). */
+function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get("Authorization");
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1];
+}
+
+/** The signed-in, active user of this request (bearer token or session cookie), or undefined. */
+export async function getUser(request: Request): Promise<User | undefined> {
+  const token = bearerToken(request);
+  let userId: string | undefined;
+  if (token) {
+    userId = (await readSessionToken(token))?.user_id;
+  } else if (request.headers.get("Cookie")?.includes("__session=")) {
+    userId = (await getSession(request)).get("userId");
+  }
+  if (!userId) return undefined;
+  const user = await getUserById({ id: userId });
+  return user && user.is_active === 1 ? user : undefined;
+}
+
+/** The signed-in user; otherwise a redirect to the login page (screens) or 401 (API). */
+export async function requireUser(request: Request): Promise<User> {
+  const user = await getUser(request);
+  if (user) return user;
+  if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  throw redirect(`${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** The signed-in user when their role is one of roles; otherwise 403 (DESIGN §5). */
+export async function requireRole(request: Request, roles: readonly Role[]): Promise<User> {
+  const user = await requireUser(request);
+  if (roles.includes(user.role)) return user;
+  if (isApiRequest(request)) throw apiError(403, "Заборонено: недостатньо прав");
+  throw new Response("Access Denied", { status: 403, statusText: "Forbidden" });
+}
+
+export function clientAddress(request: Request): string {
+  return getClientIPAddress(request) ?? "unknown";
+}
+
+export type LoginResult =
+  | { ok: true; user: User }
+  | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+
+export const LOGIN_FAILED = "Невірне ім'я користувача або пароль";
+
+/**
+ * One sign-in check for the login screen and POST /api/auth/login: lockout first, then the
+ * password (constant work whether or not the user exists), then the account state.
+ */
+export async function authenticate({
+  username,
+  password,
+  request,
+}: {
+  username: string;
+  password: string;
+  request: Request;
+}): Promise<LoginResult> {
+  const ip = clientAddress(request);
+  const { max_login_attempts } = await getSettings("security");
+  const wait = await getLockout({ username, ip, max: max_login_attempts });
+  if (wait > 0) {
+    const minutes = Math.ceil(wait / 60);
+    return {
+      ok: false,
+      status: 429,
+      retryAfter: wait,
+      message: `Забагато невдалих спроб входу. Спробуйте знову через ${minutes} хв.`,
+    };
+  }
+  const user = await verifyLogin({ username, password });
+  await recordLoginAttempt({ username, ip, success: Boolean(user) });
+  if (!user) return { ok: false, status: 401, message: LOGIN_FAILED };
+  if (user.is_active !== 1) {
+    return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
+  }
+  await recordLogin({ id: user.id });
+  return { ok: true, user };
+}

@@ -1,0 +1,130 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { z, ZodTypeAny } from "zod";
+
+// DESIGN §7: JSON errors are `{ detail }`, plus `errors: { field: message }` for invalid fields.
+// Limits are the same for forms and JSON: 8 MB bodies (a 5 MB image as a data URL fits).
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export function isApiRequest(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/api/");
+}
+
+const API_HEADERS = { "Cache-Control": "no-store" };
+
+export function apiJson(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  for (const [k, v] of Object.entries(API_HEADERS)) headers.set(k, v);
+  return Response.json(data, { ...init, headers });
+}
+
+export function apiError(
+  status: number,
+  detail: string,
+  extra: { errors?: Record<string, string>; headers?: HeadersInit } = {},
+): Response {
+  const body = extra.errors ? { detail, errors: extra.errors } : { detail };
+  return apiJson(body, { status, headers: extra.headers });
+}
+
+/** First message per field, keyed by dotted path ("" for the whole body). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** Reads a request body as text, refusing more than `limit` bytes even without Content-Length. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > limit) throw apiError(413, "Запит завеликий (більше 8 МБ)");
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw apiError(413, "Запит завеликий (більше 8 МБ)");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// Keys that must never reach an object merge (SECURITY.md 'API and input').
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Parses a JSON body with a zod schema: 415 for another content type, 413 when too large,
+ * 400 for malformed JSON, 422 with `errors` for invalid fields.
+ */
+export async function parseJsonBody<S extends ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw apiError(415, "Очікується тіло запиту у форматі JSON (Content-Type: application/json)");
+  }
+  const text = await readBodyText(request);
+  let body: unknown;
+  try {
+    body = JSON.parse(text, (key, value) => (FORBIDDEN_KEYS.has(key) ? undefined : value));
+  } catch {
+    throw apiError(400, "Некоректний JSON у тілі запиту");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw apiError(400, "Тіло запиту має бути JSON-об'єктом");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw apiError(422, "Перевірте правильність полів", { errors: fieldErrors(parsed.error) });
+  }
+  return parsed.data;
+}
+
+type Handler<A> = (args: A) => Promise<Response>;
+
+/**
+ * Wraps an API loader or action: thrown Responses pass through, anything else becomes a JSON
+ * 500 without a stack trace (the error is logged on the server).
+ */
+export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<A>): Handler<A> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      console.error(`API ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
+      return apiError(500, "Помилка сервера");
+    }
+  };
+}
+
+/** 405 for a method the API route does not serve. */
+export function methodNotAllowed(allowed: string[]): Response {
+  return apiError(405, "Метод не підтримується", { headers: { Allow: allowed.join(", ") } });
+}
+
+/**
+ * Whether a state-changing request comes from our own site (DESIGN §6): Origin, else Referer,
+ * must match one of ours. Requests with neither and no session cookie (API clients with a
+ * bearer token) pass: a browser cannot attach those credentials cross-site.
+ */
+export function isSameOrigin(
+  headers: { origin?: string | null; referer?: string | null; cookie?: string | null },
+  ours: string[],
+): boolean {
+  const source = headers.origin || headers.referer;
+  if (!source || source === "null") {
+    return !(headers.cookie ?? "").includes("__session=") && source !== "null";
+  }
+  try {
+    return ours.includes(new URL(source).origin);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,103 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { markdownToHtml, SANITIZE_CONFIG } from "./markdown";
+
+// isomorphic-dompurify keeps one jsdom window whose state grows with every call (DESIGN §2,
+// isomorphic-dompurify issue #368). So the server sanitises only when content is saved, and in a
+// worker thread that is replaced after RECYCLE_AFTER calls: its whole heap goes with it.
+const RECYCLE_AFTER = 200;
+
+const require = createRequire(import.meta.url);
+const dompurifyPath = require.resolve("isomorphic-dompurify");
+
+// The worker is plain CommonJS given as a string, so it works from the source tree (Vitest),
+// from the Remix bundle and from the compiled server alike.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const DOMPurify = require(workerData.dompurifyPath);
+parentPort.on("message", ({ id, html, config }) => {
+  try {
+    parentPort.postMessage({ id, html: DOMPurify.sanitize(html, config) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});
+`;
+
+interface Pending {
+  resolve: (html: string) => void;
+  reject: (error: Error) => void;
+}
+
+class SanitizerWorker {
+  private worker: Worker;
+  private pending = new Map<number, Pending>();
+  calls = 0;
+
+  constructor() {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dompurifyPath } });
+    this.worker.unref();
+    this.worker.on("message", ({ id, html, error }) => {
+      const job = this.pending.get(id);
+      if (!job) return;
+      this.pending.delete(id);
+      if (error) job.reject(new Error(error));
+      else job.resolve(html);
+    });
+    this.worker.on("error", (error) => this.failAll(error));
+    this.worker.on("exit", () => this.failAll(new Error("sanitiser worker exited")));
+  }
+
+  sanitize(id: number, html: string): Promise<string> {
+    this.calls++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, html, config: SANITIZE_CONFIG });
+    });
+  }
+
+  get idle() {
+    return this.pending.size === 0;
+  }
+
+  async terminate() {
+    await this.worker.terminate();
+  }
+
+  private failAll(error: Error) {
+    for (const job of this.pending.values()) job.reject(error);
+    this.pending.clear();
+  }
+}
+
+let current: SanitizerWorker | undefined;
+let nextId = 1;
+
+/** Sanitises HTML with the shared policy, off the main thread's heap. */
+export async function sanitizeHtml(html: string): Promise<string> {
+  if (!html) return "";
+  if (!current || current.calls >= RECYCLE_AFTER) {
+    const retired = current;
+    current = new SanitizerWorker();
+    // Let the retired worker finish what it was given, then end it.
+    if (retired) void drain(retired);
+  }
+  return current.sanitize(nextId++, html);
+}
+
+async function drain(worker: SanitizerWorker) {
+  while (!worker.idle) await new Promise((r) => setTimeout(r, 20));
+  await worker.terminate();
+}
+
+/** Markdown to the sanitised HTML stored beside it (DESIGN §4, §9). */
+export async function renderArticleHtml(content: string | string[] | null | undefined): Promise<string> {
+  return sanitizeHtml(markdownToHtml(content));
+}
+
+/** Ends the worker (shutdown, tests). */
+export async function stopSanitizer(): Promise<void> {
+  const worker = current;
+  current = undefined;
+  if (worker) await drain(worker);
+}

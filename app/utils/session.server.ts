@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import { db } from "../../db/index";
+import { getSettings } from "../models/settings.server";
+import { getEnv } from "./env.server";
+
+// DESIGN §6 / SECURITY.md 'Sessions': server-side sessions in SQLite; the cookie (or bearer
+// header) carries only a random 256-bit token, and the table keeps its SHA-256, so logout,
+// deactivation and password changes end a session on the server.
+const ABSOLUTE_LIMIT_MS = 12 * 3_600_000;
+// Sliding expiry is written at most once a minute per session, not on every request.
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SessionData {
+  userId: string;
+}
+export interface FlashData {
+  flash: string;
+}
+
+export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+async function idleTimeoutMs(): Promise<number> {
+  const { session_timeout } = await getSettings("security");
+  return session_timeout * 60_000;
+}
+
+/** Creates a session row for userId and returns the token the client keeps. */
+export async function createSessionToken({
+  userId,
+  kind,
+  userAgent,
+  data = {},
+}: {
+  userId: string;
+  kind: "cookie" | "bearer";
+  userAgent?: string | null;
+  data?: Record<string, unknown>;
+}): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  await db
+    .insertInto("sessions")
+    .values({
+      id: tokenHash(token),
+      user_id: userId,
+      data: JSON.stringify({ ...data, userId }),
+      kind,
+      user_agent: userAgent?.slice(0, 300) ?? null,
+      created_at: new Date(now).toISOString(),
+      last_seen_at: new Date(now).toISOString(),
+      expires_at: new Date(now + (await idleTimeoutMs())).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** The session row behind a token, or undefined when unknown, expired or revoked; slides expiry. */
+export async function readSessionToken(token: string) {
+  if (!token || token.length > 200) return undefined;
+  const id = tokenHash(token);
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const now = Date.now();
+  if (Date.parse(row.expires_at) <= now || Date.parse(row.created_at) + ABSOLUTE_LIMIT_MS <= now) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
+    return undefined;
+  }
+  if (now - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + (await idleTimeoutMs())).toISOString() })
+      .where("id", "=", id)
+      .execute();
+  }
+  return row;
+}
+
+export async function revokeSessionToken(token: string): Promise<void> {
+  await db.deleteFrom("sessions").where("id", "=", tokenHash(token)).execute();
+}
+
+/** Ends every session of a user (deactivation, password change), optionally sparing one token. */
+export async function revokeUserSessions({ userId, except }: { userId: string; except?: string }) {
+  await db
+    .deleteFrom("sessions")
+    .where("user_id", "=", userId)
+    .$if(Boolean(except), (qb) => qb.where("id", "!=", tokenHash(except!)))
+    .execute();
+}
+
+export async function pruneExpiredSessions() {
+  await db.deleteFrom("sessions").where("expires_at", "<", new Date().toISOString()).execute();
+}
+
+let storage: ReturnType<typeof buildStorage> | undefined;
+
+function buildStorage() {
+  const env = getEnv();
+  const cookie = createCookie("__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    // Secure when the site is served over https (PUBLIC_URL); no Domain, no Expires: the
+    // server decides when a session ends.
+    secure: env.PUBLIC_URL.startsWith("https://"),
+    secrets: [env.SESSION_SECRET],
+  });
+  return createSessionStorage<SessionData, FlashData>({
+    cookie,
+    async createData(data) {
+      if (!data.userId) throw new Error("a session needs a user");
+      return createSessionToken({ userId: data.userId, kind: "cookie", data });
+    },
+    async readData(token) {
+      const row = await readSessionToken(token);
+      return row ? JSON.parse(row.data) : null;
+    },
+    async updateData(token, data) {
+      await db.updateTable("sessions").set({ data: JSON.stringify(data) }).where("id", "=", tokenHash(token)).execute();
+    },
+    async deleteData(token) {
+      await revokeSessionToken(token);
+    },
+  });
+}
+
+export function sessionStorage() {
+  return (storage ??= buildStorage());
+}
+
+export async function getSession(request: Request): Promise<Session<SessionData, FlashData>> {
+  return sessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+/** The raw token behind the request's session cookie, if any (to spare it on password change). */
+export async function getCookieToken(request: Request): Promise<string | undefined> {
+  const session = await getSession(request);
+  return session.id || undefined;
+}

@@ -1,0 +1,83 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+
+interface Handle {
+  path: string;
+  sqlite: SQLite.Database;
+  db: DB;
+}
+
+/** Opens (creating if needed) the SQLite file with the pragmas SECURITY.md 'Data' asks for. */
+export function openDatabase(file: string): Handle {
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  // better-sqlite3 defaults to NORMAL, which can lose the last commits on power loss.
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { path: file, sqlite, db };
+}
+
+export function dataDir(): string {
+  return resolve(process.env.DATA_DIR || "./data");
+}
+
+// One connection per process and data folder. server.ts and the Remix build are two bundles
+// that each carry this module, so the handle lives on globalThis where both find it.
+const handles: Map<string, Handle> = ((globalThis as any).__newsDatabases ??= new Map());
+
+/** The process-wide database handle for DATA_DIR (opened on first use). */
+export function getHandle(): Handle {
+  const dir = dataDir();
+  let handle = handles.get(dir);
+  if (!handle) {
+    mkdirSync(dir, { recursive: true });
+    handle = openDatabase(join(dir, "news.db"));
+    handles.set(dir, handle);
+  }
+  return handle;
+}
+
+/** The Kysely instance every model uses. */
+export const db: DB = new Proxy({} as DB, {
+  get(_target, property) {
+    const instance = getHandle().db as any;
+    const value = instance[property];
+    return typeof value === "function" ? value.bind(instance) : value;
+  },
+});
+
+/** Closes the process's database (shutdown, tests). */
+export async function closeDatabase(): Promise<void> {
+  const dir = dataDir();
+  const handle = handles.get(dir);
+  if (!handle) return;
+  handles.delete(dir);
+  await handle.db.destroy();
+}
+
+/**
+ * Runs fn in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
+ * read-modify-write never fails half way with SQLITE_BUSY when another process (a backup, the
+ * sqlite3 shell) wrote in between; it waits up to the busy timeout instead.
+ * fn must use the executor it is given, not `db`, for every query.
+ */
+export async function writeTransaction<T>(fn: (trx: DB) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await fn(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}

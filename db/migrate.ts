@@ -1,0 +1,34 @@
+import { Migrator, type Migration, type MigrationProvider } from "kysely";
+import type { DB } from "./index";
+import * as initial from "../migrations/2026_11_22_000001_initial";
+
+// Migrations are imported here rather than read from disk so they travel inside the compiled
+// server; add each new file to this list (names sort in the order they run).
+const migrations: Record<string, Migration> = {
+  "2026_11_22_000001_initial": initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the database up to date; refuses a database migrated by newer code. */
+export async function migrateToLatest(db: DB): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const known = new Set(Object.keys(migrations));
+  // Kysely also refuses unknown applied migrations; checking first gives a clearer message.
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const applied = tables.some((t) => t.name === "kysely_migration")
+    ? await db.selectFrom("kysely_migration" as any).select("name").execute()
+    : [];
+  const unknown = applied.map((r: any) => r.name as string).filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw new Error(
+      `The database was migrated by a newer version of the site (${unknown.join(", ")}). ` +
+        "Run that version, or restore a backup made for this one.",
+    );
+  }
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
+  }
+  if (error) throw error;
+}

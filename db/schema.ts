@@ -1,0 +1,157 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Table types follow Kysely's guidance (STYLE.md 'Data'): Generated<> for defaults, `| null`
+// for nullable. SQLite hands back text dates and 0/1 integers; models convert at their edge.
+
+export type Role = "admin" | "editor" | "reporter";
+export type ArticleStatus = "draft" | "published" | "archived";
+export type BlockId = "hero" | "main" | "sidebar" | "trending" | "featured";
+
+type Timestamp = ColumnType<string, string | undefined, string>;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  is_active: Generated<number>;
+  name: string | null;
+  bio: string | null;
+  avatar: string | null;
+  last_login: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  data: Generated<string>;
+  kind: Generated<"cookie" | "bearer">;
+  user_agent: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: string;
+}
+
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ArticlesTable {
+  id: string;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  content: Generated<string>;
+  content_html: Generated<string>;
+  category_id: string | null;
+  author_id: string | null;
+  status: Generated<ArticleStatus>;
+  published_at: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  updated_by: string | null;
+  version: Generated<number>;
+  views: Generated<number>;
+  seo_title: string | null;
+  seo_description: string | null;
+  meta_keywords: string | null;
+  og_image: string | null;
+  canonical_url: string | null;
+  featured_image: string | null;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface ArticleTagsTable {
+  article_id: string;
+  tag_id: number;
+  position: Generated<number>;
+}
+
+export interface SlugRedirectsTable {
+  old_slug: string;
+  article_id: string;
+  created_at: Timestamp;
+}
+
+export interface PageViewsTable {
+  day: string;
+  path: string;
+  article_id: string | null;
+  views: Generated<number>;
+}
+
+export interface HomepageBlocksTable {
+  block_id: BlockId;
+  position: number;
+  article_id: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface MediaTable {
+  id: string;
+  file_name: string;
+  stored_path: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  uploaded_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  username: string;
+  ip: string;
+  success: number;
+  created_at: Timestamp;
+}
+
+export interface ArticlesFtsTable {
+  article_id: string;
+  title: string;
+  subtitle: string;
+  content: string;
+  tags: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  categories: CategoriesTable;
+  articles: ArticlesTable;
+  tags: TagsTable;
+  article_tags: ArticleTagsTable;
+  slug_redirects: SlugRedirectsTable;
+  page_views: PageViewsTable;
+  homepage_blocks: HomepageBlocksTable;
+  settings: SettingsTable;
+  media: MediaTable;
+  login_attempts: LoginAttemptsTable;
+  articles_fts: ArticlesFtsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Category = Selectable<CategoriesTable>;
+export type Article = Selectable<ArticlesTable>;
+export type NewArticle = Insertable<ArticlesTable>;
+export type Session = Selectable<SessionsTable>;

@@ -1,0 +1,163 @@
+import type { DB } from "./index";
+import { db, writeTransaction } from "./index";
+import { seedArticles, seedCategories } from "./seed-content";
+import { insertArticle } from "../app/models/article.server";
+import { saveSettings } from "../app/models/settings.server";
+import { createUser } from "../app/models/user.server";
+import { renderArticleHtml } from "../app/utils/markdown.server";
+import type { BlockId, Role } from "./schema";
+import { randomUUID } from "node:crypto";
+
+// DESIGN §3: on an empty database, the eight categories, and either the demo newsroom
+// (SEED_DEMO=1) or the first admin from ADMIN_USERNAME/ADMIN_PASSWORD, or both. Everything is
+// written in one transaction together with the 'seed' marker, so a second start (or a crash half
+// way through the first) never leaves duplicates or half a seed.
+
+const DEMO_USERS: { username: string; password: string; role: Role; name: string; email: string }[] = [
+  { username: "admin", password: "admin123", role: "admin", name: "Олена Коваленко", email: "admin@nauka-ua.example" },
+  { username: "editor", password: "editor123", role: "editor", name: "Андрій Мельник", email: "editor@nauka-ua.example" },
+  { username: "reporter", password: "reporter123", role: "reporter", name: "Марія Шевчук", email: "reporter@nauka-ua.example" },
+];
+
+export const HOMEPAGE_LAYOUT: Record<BlockId, number> = { hero: 1, main: 3, sidebar: 5, trending: 4, featured: 6 };
+
+const DAY = 86_400_000;
+const HISTORY_DAYS = 40;
+
+/** A small deterministic PRNG, so the demo figures are the same on every machine. */
+function mulberry32(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export async function isSeeded(executor: DB = db): Promise<boolean> {
+  const row = await executor.selectFrom("settings").select("key").where("key", "=", "seed").executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function seedDatabase({
+  demo,
+  admin,
+  now = Date.now(),
+}: {
+  demo: boolean;
+  admin?: { username: string; password: string };
+  now?: number;
+}): Promise<{ seeded: boolean }> {
+  if (await isSeeded()) return { seeded: false };
+  if (!demo && !admin) {
+    console.warn("Empty database and no ADMIN_USERNAME/ADMIN_PASSWORD: nobody can sign in yet.");
+  }
+
+  // Slow work (bcrypt, markdown rendering) happens before the write lock is taken.
+  const articles = demo
+    ? await Promise.all(seedArticles.map(async (a) => ({ ...a, html: await renderArticleHtml(a.content) })))
+    : [];
+
+  await writeTransaction(async (trx) => {
+    if (await isSeeded(trx)) return;
+    const categoryIds = new Map<string, string>();
+    for (const c of seedCategories) {
+      const id = randomUUID();
+      categoryIds.set(c.slug, id);
+      await trx.insertInto("categories").values({ id, name: c.name, slug: c.slug, description: c.description }).execute();
+    }
+
+    const userIds = new Map<string, string>();
+    if (demo) {
+      for (const u of DEMO_USERS) userIds.set(u.username, (await createUser(u, trx)).id);
+    }
+    if (admin && !userIds.has(admin.username.trim().toLowerCase())) {
+      await createUser({ username: admin.username, password: admin.password, role: "admin", email: `${admin.username}@localhost` }, trx);
+    }
+
+    if (demo) await seedNewsroom(trx, { articles, categoryIds, userIds, now });
+    await saveSettings("seed", { demo_users: demo, seeded_at: new Date(now).toISOString() }, trx);
+  });
+  return { seeded: true };
+}
+
+async function seedNewsroom(
+  trx: DB,
+  {
+    articles,
+    categoryIds,
+    userIds,
+    now,
+  }: {
+    articles: ((typeof seedArticles)[number] & { html: string })[];
+    categoryIds: Map<string, string>;
+    userIds: Map<string, string>;
+    now: number;
+  },
+) {
+  const random = mulberry32(20261122);
+  const published: { id: string; views: number; publishedAt: number; image: string }[] = [];
+
+  for (const [index, a] of articles.entries()) {
+    const publishedAt = now - a.daysAgo * DAY - (index % 9) * 3_600_000;
+    const id = randomUUID();
+    // Daily views from publication until today: a launch peak that decays, with some noise.
+    const daily: [string, number][] = [];
+    if (a.status === "published") {
+      const peak = 300 + Math.floor(random() * 1500);
+      for (let d = Math.min(a.daysAgo, HISTORY_DAYS); d >= 0; d--) {
+        const age = a.daysAgo - d;
+        const views = Math.max(1, Math.round(peak * Math.exp(-age / 6) * (0.7 + random() * 0.6) + random() * 25));
+        daily.push([isoDay(now - d * DAY), views]);
+      }
+    }
+    const total = daily.reduce((sum, [, v]) => sum + v, 0);
+    await insertArticle(trx, {
+      id,
+      slug: a.slug,
+      title: a.title,
+      subtitle: a.subtitle,
+      content: a.content,
+      contentHtml: a.html,
+      categoryId: categoryIds.get(a.category) ?? null,
+      authorId: userIds.get(a.author) ?? null,
+      status: a.status,
+      publishedAt: a.status === "published" ? new Date(publishedAt).toISOString() : null,
+      createdAt: new Date(publishedAt - 2 * 3_600_000).toISOString(),
+      views: total,
+      seoDescription: a.seoDescription,
+      featuredImage: a.image,
+      tags: a.tags,
+    });
+    for (const [day, views] of daily) {
+      await trx.insertInto("page_views").values({ day, path: `/article/${a.slug}`, article_id: id, views }).execute();
+    }
+    if (a.status === "published") published.push({ id, views: total, publishedAt, image: a.image });
+  }
+
+  // The home page's own daily visits, for the site-wide charts.
+  for (let d = HISTORY_DAYS; d >= 0; d--) {
+    const views = 800 + Math.round(random() * 700 + (d % 7 < 2 ? -250 : 0));
+    await trx.insertInto("page_views").values({ day: isoDay(now - d * DAY), path: "/", article_id: null, views }).execute();
+  }
+
+  // Homepage layout: newest for hero and main, most read for trending, the rest spread out.
+  const newest = [...published].sort((a, b) => b.publishedAt - a.publishedAt);
+  const mostRead = [...published].sort((a, b) => b.views - a.views);
+  const blocks: Record<BlockId, string[]> = {
+    hero: newest.slice(0, 1).map((a) => a.id),
+    main: newest.slice(1, 4).map((a) => a.id),
+    trending: mostRead.slice(0, 4).map((a) => a.id),
+    sidebar: newest.slice(4, 9).map((a) => a.id),
+    featured: newest.slice(9, 15).map((a) => a.id),
+  };
+  for (const [blockId, ids] of Object.entries(blocks) as [BlockId, string[]][]) {
+    for (const [position, articleId] of ids.slice(0, HOMEPAGE_LAYOUT[blockId]).entries()) {
+      await trx.insertInto("homepage_blocks").values({ block_id: blockId, position, article_id: articleId }).execute();
+    }
+  }
+}
+

@@ -1,0 +1,11 @@
+/// <reference types="@remix-run/dev" />
+/// <reference types="@remix-run/node" />
+
+// Single Fetch types (remix.config.js future.v3_singleFetch): loaders and actions return plain
+// objects or data(), and useLoaderData infers them.
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+export {};

@@ -1,0 +1,215 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, watch } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { closeDatabase, dataDir, db, getHandle } from "./db/index";
+import { migrateToLatest } from "./db/migrate";
+import { seedDatabase } from "./db/seed";
+import { getEnv } from "./app/utils/env.server";
+import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
+import { stopSanitizer } from "./app/utils/markdown.server";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    cspNonce: string;
+  }
+}
+
+const BUILD_PATH = resolve("build/remix/index.js");
+
+async function main() {
+  const env = getEnv();
+  const dev = env.NODE_ENV === "development";
+  const https = env.PUBLIC_URL.startsWith("https://");
+
+  // The database comes first: a folder we cannot write to stops here with a plain message.
+  const uploads = join(dataDir(), "uploads");
+  mkdirSync(uploads, { recursive: true });
+  await migrateToLatest(db);
+  await seedDatabase({
+    demo: env.SEED_DEMO === "1",
+    admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : undefined,
+  });
+
+  let build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+
+  const app = express();
+  app.disable("x-powered-by");
+  // req.ip honours X-Forwarded-For only from a proxy on this machine (nginx, Caddy) unless
+  // TRUST_PROXY says otherwise.
+  app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
+
+  // Trailing slashes: one URL per page. Not for /api, whose paths take an optional slash.
+  app.use((req, res, next) => {
+    if ((req.method === "GET" || req.method === "HEAD") && req.path.length > 1 && req.path.endsWith("/") && !req.path.startsWith("/api/")) {
+      const query = req.url.slice(req.path.length);
+      return res.redirect(301, req.path.replace(/\/+$/, "") + query);
+    }
+    next();
+  });
+
+  app.use(compression());
+
+  // Liveness for a process manager or proxy: the database answers.
+  app.get("/healthz", (_req, res) => {
+    try {
+      getHandle().sqlite.prepare("select 1").get();
+      res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+    } catch {
+      res.status(503).type("text/plain").send("database unavailable");
+    }
+  });
+
+  // Fingerprinted Remix assets never change under a name: cache them for a year.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+  // Uploaded media: random server-made names, so immutable; served as inert files.
+  app.use(
+    "/media",
+    (_req, res, next) => {
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+      next();
+    },
+    express.static(uploads, { immutable: true, maxAge: "1y", index: false, dotfiles: "deny" }),
+  );
+
+  // Request log: one JSON line per request, without query strings, cookies or tokens.
+  if (process.env.LOG_REQUESTS !== "0") {
+    app.use((req, res, next) => {
+      const start = process.hrtime.bigint();
+      res.on("finish", () => {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        console.log(JSON.stringify({ t: new Date().toISOString(), method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
+      });
+      next();
+    });
+  }
+
+  // Every request gets its own CSP nonce; the Remix app puts it on its scripts.
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+          "script-src-attr": ["'none'"],
+          // React and charts set style attributes; scripts stay nonce-only.
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "blob:", "https:"],
+          "font-src": ["'self'"],
+          "connect-src": dev ? ["'self'", "ws:"] : ["'self'"],
+          "object-src": ["'none'"],
+          "base-uri": ["'self'"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          ...(https ? { "upgrade-insecure-requests": [] } : {}),
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      xFrameOptions: { action: "deny" },
+    }),
+  );
+
+  // Our own client address for the app (lockout, view counting): the socket or trusted proxy,
+  // never a header the client made up.
+  app.use((req, _res, next) => {
+    req.headers["x-client-ip"] = req.ip ?? "unknown";
+    next();
+  });
+
+  // Body cap before the Remix handler (actions read bodies themselves); chunked bodies are
+  // capped again where they are read (readBodyText).
+  app.use((req, res, next) => {
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > MAX_BODY_BYTES) return sendError(req, res, 413, "Запит завеликий (більше 8 МБ)");
+    next();
+  });
+
+  // Cross-site state changes are refused (DESIGN §6).
+  const publicOrigin = new URL(env.PUBLIC_URL).origin;
+  app.use((req, res, next) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const ours = [publicOrigin, `${req.protocol}://${req.get("host")}`];
+    const ok = isSameOrigin({ origin: req.get("origin"), referer: req.get("referer"), cookie: req.get("cookie") }, ours);
+    if (!ok) return sendError(req, res, 403, "Заборонено: запит з іншого сайту");
+    next();
+  });
+
+  app.all(
+    "*",
+    (req, res, next) =>
+      createRequestHandler({
+        build,
+        mode: env.NODE_ENV,
+        getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+      })(req, res, next),
+  );
+
+  app.use(errorHandler);
+
+  const server = app.listen(env.PORT, () => {
+    console.log(`Наука UA: ${env.PUBLIC_URL} (data in ${dataDir()})`);
+    if (dev) broadcastDevReady(build);
+  });
+
+  if (dev) {
+    // `remix dev --manual` rebuilds into build/remix; load the new build and tell it we did.
+    watch(resolve("build/remix"), async () => {
+      build = (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
+      broadcastDevReady(build);
+    });
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing requests in flight, then closing the database`);
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    server.close(async () => {
+      await stopSanitizer();
+      await closeDatabase();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+function sendError(req: Request, res: Response, status: number, detail: string) {
+  if (req.path.startsWith("/api/")) return res.status(status).json({ detail });
+  res.status(status).type("text/plain; charset=utf-8").send(detail);
+}
+
+// A failure in middleware never prints a stack to a client.
+function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  console.error(error);
+  sendError(req, res, 500, "Помилка сервера");
+}
+
+main().catch((error: NodeJS.ErrnoException) => {
+  const where = dataDir();
+  if (["EACCES", "EPERM", "EROFS", "ENOTDIR", "SQLITE_READONLY", "SQLITE_CANTOPEN"].includes(error?.code ?? "")) {
+    console.error(`Cannot write to the data folder ${where}: ${error.message}. Set DATA_DIR to a writable folder.`);
+  } else if (error?.code === "ENOSPC" || error?.code === "SQLITE_FULL") {
+    console.error(`The disk holding ${where} is full. Free some space and start again.`);
+  } else {
+    console.error(`The site could not start: ${error?.message ?? error}`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { db } from "../db/index";
+import { migrateToLatest } from "../db/migrate";
+
+/** Migrates this test file's fresh database. */
+export async function migrated() {
+  await migrateToLatest(db);
+  return db;
+}
+
+let handler: ((request: Request) => Promise<Response>) | undefined;
+
+/**
+ * Sends a request through the real production Remix build (npm run build), as Express would,
+ * against this test file's database.
+ */
+export async function request(path: string, init: RequestInit & { ip?: string } = {}): Promise<Response> {
+  if (!handler) {
+    const build = (await import(pathToFileURL(resolve("build/remix/index.js")).href)) as ServerBuild;
+    const handle = createRequestHandler(build, "production");
+    handler = (req) => handle(req, { cspNonce: "test-nonce" });
+  }
+  const headers = new Headers(init.headers);
+  headers.set("X-Client-IP", init.ip ?? "203.0.113.7");
+  return handler(new Request(`http://localhost${path}`, { ...init, headers }));
+}
+
+/** JSON POST through the Remix handler. */
+export function postJson(path: string, body: unknown, init: RequestInit & { ip?: string } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json");
+  return request(path, { ...init, method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+}

@@ -1,0 +1,61 @@
+import { sql } from "kysely";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getHandle, writeTransaction } from "../../db/index";
+import { migrateToLatest } from "../../db/migrate";
+import { migrated } from "../helpers";
+
+describe("database", () => {
+  beforeAll(migrated);
+
+  it("runs with WAL, synchronous=FULL, foreign keys and a busy timeout", () => {
+    const { sqlite } = getHandle();
+    expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("creates every table of DESIGN §4", async () => {
+    const { db } = getHandle();
+    const names = (await db.introspection.getTables()).map((t) => t.name);
+    for (const table of [
+      "users", "sessions", "categories", "articles", "tags", "article_tags", "slug_redirects", "page_views",
+      "homepage_blocks", "settings", "media", "login_attempts", "articles_fts",
+    ]) {
+      expect(names).toContain(table);
+    }
+  });
+
+  it("is idempotent: migrating again changes nothing", async () => {
+    const { db } = getHandle();
+    await migrateToLatest(db);
+    const rows = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(db);
+    expect(rows.rows[0].n).toBe(1);
+  });
+
+  it("rolls a failed transaction back completely", async () => {
+    const { db } = getHandle();
+    await expect(
+      writeTransaction(async (trx) => {
+        await trx.insertInto("categories").values({ id: "c-1", name: "A", slug: "a", description: null }).execute();
+        await trx.insertInto("categories").values({ id: "c-2", name: "B", slug: "a", description: null }).execute();
+      }),
+    ).rejects.toThrow(/UNIQUE/);
+    const count = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(count.n).toBe(0);
+  });
+
+  it("enforces foreign keys", async () => {
+    const { db } = getHandle();
+    await expect(
+      db.insertInto("sessions").values({ id: "x", user_id: "missing", expires_at: new Date().toISOString() }).execute(),
+    ).rejects.toThrow(/FOREIGN KEY/);
+  });
+
+  it("refuses a database migrated by newer code", async () => {
+    const { db } = getHandle();
+    await db.insertInto("kysely_migration" as any).values({ name: "2099_01_01_000000_future", timestamp: new Date().toISOString() }).execute();
+    await expect(migrateToLatest(db)).rejects.toThrow(/newer version/);
+    await db.deleteFrom("kysely_migration" as any).where("name" as any, "=", "2099_01_01_000000_future").execute();
+  });
+});
