@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
-import { db, type DB } from "../../db/index";
+import { db, writeTransaction, type DB } from "../../db/index";
 import type { Role, User } from "../../db/schema";
+import { DomainError } from "../utils/errors";
+import { revokeUserSessions } from "../utils/session.server";
 
-export const ROLES = ["admin", "editor", "reporter"] as const satisfies readonly Role[];
+import { ROLES } from "../utils/roles";
+
+export { ROLES };
 
 // SECURITY.md 'Passwords': cost >= 10; bcrypt ignores bytes past 72, so longer is refused.
 const BCRYPT_COST = 10;
@@ -105,4 +109,144 @@ export async function verifyLogin({ username, password }: { username: string; pa
 
 export async function recordLogin({ id }: { id: string }): Promise<void> {
   await db.updateTable("users").set({ last_login: new Date().toISOString() }).where("id", "=", id).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// User management (SPEC §2 'Users', DESIGN §5): one schema and one function per operation, used
+// by the /admin/users screen and the /api/users endpoints alike.
+
+const REQUIRED = "Обов'язкове поле";
+const requiredText = (max: number) => z.string({ required_error: REQUIRED, invalid_type_error: REQUIRED }).trim().min(1, REQUIRED).max(max);
+const EmailSchema = requiredText(254).email("Невірний формат email");
+const NameSchema = z.string().trim().max(100, "Не більше 100 символів").nullish().transform((v) => v || null);
+const BioSchema = z.string().trim().max(1000, "Не більше 1000 символів").nullish().transform((v) => v || null);
+const RoleSchema = z.enum(ROLES, { errorMap: () => ({ message: "Оберіть роль: admin, editor або reporter" }) });
+
+export const UserCreateSchema = z.object({
+  username: requiredText(50).pipe(UsernameSchema),
+  email: EmailSchema,
+  full_name: NameSchema,
+  role: RoleSchema,
+  password: z.string({ required_error: REQUIRED }).min(1, REQUIRED).pipe(PasswordSchema),
+});
+export type UserCreate = z.infer<typeof UserCreateSchema>;
+
+export const UserUpdateSchema = z.object({
+  email: EmailSchema.optional(),
+  full_name: NameSchema.optional(),
+  bio: BioSchema.optional(),
+  role: RoleSchema.optional(),
+  is_active: z.boolean({ invalid_type_error: "Має бути true або false" }).optional(),
+  password: z.string().min(1, REQUIRED).pipe(PasswordSchema).optional(),
+});
+export type UserUpdate = z.infer<typeof UserUpdateSchema>;
+
+export async function listUsers({ skip = 0, limit = 100 }: { skip?: number; limit?: number } = {}) {
+  const [rows, total] = await Promise.all([
+    db.selectFrom("users").selectAll().orderBy("created_at").orderBy("username").offset(skip).limit(limit).execute(),
+    countUsers(),
+  ]);
+  return { users: rows, total };
+}
+
+async function requireTarget(trx: DB, id: string): Promise<User> {
+  const user = await getUserById({ id }, trx);
+  if (!user) throw new DomainError(404, "Користувача не знайдено");
+  return user;
+}
+
+/** Throws when removing `target` from the active admins would leave none. */
+async function keepAnActiveAdmin(trx: DB, target: User, message: string) {
+  if (target.role !== "admin" || target.is_active !== 1) return;
+  const others = await trx
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("role", "=", "admin")
+    .where("is_active", "=", 1)
+    .where("id", "!=", target.id)
+    .executeTakeFirstOrThrow();
+  if (Number(others.n) === 0) throw new DomainError(409, message);
+}
+
+/** Creates a staff account; 409 when the username is taken. */
+export async function addUser(input: UserCreate): Promise<User> {
+  const passwordHash = await hashPassword(input.password);
+  return writeTransaction(async (trx) => {
+    if (await getUserByUsername({ username: input.username }, trx)) {
+      throw new DomainError(409, "Користувач із таким іменем уже існує", "username");
+    }
+    const now = new Date().toISOString();
+    const user: User = {
+      id: randomUUID(),
+      username: input.username,
+      email: input.email,
+      password_hash: passwordHash,
+      role: input.role,
+      is_active: 1,
+      name: input.full_name,
+      bio: null,
+      avatar: null,
+      last_login: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await trx.insertInto("users").values(user).execute();
+    return user;
+  });
+}
+
+/**
+ * Changes a user. An admin cannot deactivate themselves; the last active admin can be neither
+ * demoted nor deactivated. Deactivation or a new password ends the user's other sessions.
+ */
+export async function updateUser({
+  actor,
+  actorToken,
+  id,
+  changes,
+}: {
+  actor: User;
+  actorToken?: string;
+  id: string;
+  changes: UserUpdate;
+}): Promise<User> {
+  const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
+  const updated = await writeTransaction(async (trx) => {
+    const target = await requireTarget(trx, id);
+    if (changes.is_active === false && target.id === actor.id) {
+      throw new DomainError(403, "Не можна деактивувати власний обліковий запис", "is_active");
+    }
+    if (changes.is_active === false) await keepAnActiveAdmin(trx, target, "Не можна деактивувати останнього активного адміністратора");
+    if (changes.role && changes.role !== "admin") {
+      await keepAnActiveAdmin(trx, target, "Не можна змінити роль останнього активного адміністратора");
+    }
+    await trx
+      .updateTable("users")
+      .set({
+        ...(changes.email !== undefined && { email: changes.email }),
+        ...(changes.full_name !== undefined && { name: changes.full_name }),
+        ...(changes.bio !== undefined && { bio: changes.bio }),
+        ...(changes.role !== undefined && { role: changes.role }),
+        ...(changes.is_active !== undefined && { is_active: changes.is_active ? 1 : 0 }),
+        ...(passwordHash && { password_hash: passwordHash }),
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", id)
+      .execute();
+    return requireTarget(trx, id);
+  });
+  if (changes.is_active === false || passwordHash) {
+    await revokeUserSessions({ userId: id, except: id === actor.id ? actorToken : undefined });
+  }
+  return updated;
+}
+
+/** Deletes a user (their articles stay, without an author). Not yourself, not the last admin. */
+export async function deleteUser({ actor, id }: { actor: User; id: string }): Promise<void> {
+  await writeTransaction(async (trx) => {
+    const target = await requireTarget(trx, id);
+    if (target.id === actor.id) throw new DomainError(403, "Не можна видалити власний обліковий запис");
+    await keepAnActiveAdmin(trx, target, "Не можна видалити останнього активного адміністратора");
+    await trx.deleteFrom("users").where("id", "=", id).execute();
+  });
 }

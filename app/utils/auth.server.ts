@@ -10,7 +10,7 @@ import { getSession, readSessionToken } from "./session.server";
 export const LOGIN_PATH = "/admin/login";
 
 /** The bearer token of an API request (header only, never the query string). */
-function bearerToken(request: Request): string | undefined {
+export function bearerToken(request: Request): string | undefined {
   const header = request.headers.get("Authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match?.[1];

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodTypeAny } from "zod";
+import { DomainError } from "./errors";
 
 // DESIGN §7: JSON errors are `{ detail }`, plus `errors: { field: message }` for invalid fields.
 // Limits are the same for forms and JSON: 8 MB bodies (a 5 MB image as a data URL fits).
@@ -89,8 +90,8 @@ export async function parseJsonBody<S extends ZodTypeAny>(request: Request, sche
 type Handler<A> = (args: A) => Promise<Response>;
 
 /**
- * Wraps an API loader or action: thrown Responses pass through, anything else becomes a JSON
- * 500 without a stack trace (the error is logged on the server).
+ * Wraps an API loader or action: thrown Responses pass through, a DomainError becomes its status
+ * with `{detail, errors}`, anything else a JSON 500 without a stack trace (logged on the server).
  */
 export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<A>): Handler<A> {
   return async (args) => {
@@ -98,10 +99,26 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(hand
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
+      if (error instanceof DomainError) {
+        return apiError(error.status, error.message, error.field ? { errors: { [error.field]: error.message } } : {});
+      }
       console.error(`API ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
       return apiError(500, "Помилка сервера");
     }
   };
+}
+
+/** `skip` and `limit` of a list request (DESIGN §7: limit at most 100). */
+export function listParams(request: Request, defaultLimit = 20): { skip: number; limit: number } {
+  const url = new URL(request.url);
+  const int = (name: string, fallback: number, max: number) => {
+    const value = Number.parseInt(url.searchParams.get(name) ?? "", 10);
+    if (url.searchParams.has(name) && (!Number.isFinite(value) || value < 0 || String(value) !== url.searchParams.get(name)!.trim())) {
+      throw apiError(422, "Перевірте параметри запиту", { errors: { [name]: `Ціле число від 0 до ${max}` } });
+    }
+    return Number.isFinite(value) ? Math.min(value, max) : fallback;
+  };
+  return { skip: int("skip", 0, Number.MAX_SAFE_INTEGER), limit: Math.max(1, int("limit", defaultLimit, 100)) };
 }
 
 /** 405 for a method the API route does not serve. */
