@@ -1,19 +1,74 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { formatCount, StatCard } from "~/components/admin/stat-card";
+import { ViewsChart } from "~/components/admin/views-chart";
+import { getDashboardStats } from "~/models/analytics.server";
 import { requireUser } from "~/utils/auth.server";
+import { useRevalidateEvery } from "~/utils/revalidate";
 
 const TITLE = "Аналітика";
-
 export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return null;
+  return { stats: await getDashboardStats({ top: 10 }) };
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+export default function Analytics() {
+  const { stats } = useLoaderData<typeof loader>();
+  useRevalidateEvery(60_000);
+  return (
+    <div className="screen">
+      <div className="stat-grid stat-grid-4">
+        <StatCard label="Total Views" value={stats.total_views} />
+        <StatCard label="Views This Week" value={stats.week_views} />
+        <StatCard label="Views This Month" value={stats.month_views} />
+        <StatCard label="Published Articles" value={stats.published_articles} />
+      </div>
+      <section className="admin-card" aria-labelledby="chart-title">
+        <h2 id="chart-title">Daily Views (Last 30 Days)</h2>
+        <ViewsChart data={stats.daily_views} caption="Article views per day, last 30 days" />
+      </section>
+      <div className="two-cards">
+        <section className="admin-card" aria-labelledby="top-title">
+          <h2 id="top-title">Top Articles</h2>
+          {stats.top_articles.length ? (
+            <ol className="rank-list rank-numbered">
+              {stats.top_articles.map((a, index) => (
+                <li key={a.id}>
+                  <span className="rank" aria-hidden="true">
+                    {index + 1}
+                  </span>
+                  <Link to={`/admin/articles/edit/${a.id}`}>{a.title}</Link>
+                  <span className="muted">{formatCount(a.views)} views</span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">No articles found</p>
+          )}
+        </section>
+        <section className="admin-card" aria-labelledby="summary-title">
+          <h2 id="summary-title">Articles Summary</h2>
+          <dl className="summary-list">
+            <div>
+              <dt>Published</dt>
+              <dd>{formatCount(stats.published_articles)}</dd>
+            </div>
+            <div>
+              <dt>Drafts</dt>
+              <dd>{formatCount(stats.draft_articles)}</dd>
+            </div>
+            <div>
+              <dt>Total</dt>
+              <dd>{formatCount(stats.total_articles)}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];

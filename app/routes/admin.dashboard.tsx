@@ -1,21 +1,82 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { formatCount, StatCard } from "~/components/admin/stat-card";
+import { ViewsChart } from "~/components/admin/views-chart";
+import { getDashboardStats } from "~/models/analytics.server";
 import { requireUser } from "~/utils/auth.server";
+import { formatDate } from "~/utils/format";
+import { useRevalidateEvery } from "~/utils/revalidate";
 
 const TITLE = "Панель керування";
-
 export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return null;
+  return { stats: await getDashboardStats() };
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}>
-      <p className="muted">Ласкаво просимо до адмін-панелі видання «Наука UA».</p>
-    </AdminPlaceholder>;
+export default function Dashboard() {
+  const { stats } = useLoaderData<typeof loader>();
+  useRevalidateEvery(30_000);
+  return (
+    <div className="screen">
+      <p className="screen-subtitle">Ласкаво просимо до адмін-панелі видання «Наука UA»: ось як справи в редакції сьогодні.</p>
+      <div className="stat-grid">
+        <StatCard label="Total Articles" value={stats.total_articles} />
+        <StatCard label="Published Articles" value={stats.published_articles} />
+        <StatCard label="Draft Articles" value={stats.draft_articles} />
+        <StatCard label="Total Views" value={stats.total_views} />
+        <StatCard label="Views This Week" value={stats.week_views} />
+        <StatCard label="Views This Month" value={stats.month_views} />
+      </div>
+      <div className="two-cards">
+        <section className="admin-card" aria-labelledby="chart-title">
+          <h2 id="chart-title">Views Analytics (Last 30 Days)</h2>
+          <ViewsChart data={stats.daily_views} caption="Article views per day, last 30 days" />
+        </section>
+        <section className="admin-card" aria-labelledby="top-title">
+          <h2 id="top-title">Top Articles</h2>
+          {stats.top_articles.length ? (
+            <ol className="rank-list">
+              {stats.top_articles.map((a) => (
+                <li key={a.id}>
+                  <Link to={`/admin/articles/edit/${a.id}`}>{a.title}</Link>
+                  <span className="muted">{formatCount(a.views)} views</span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">No articles found</p>
+          )}
+        </section>
+      </div>
+      <section className="admin-card" aria-labelledby="recent-title">
+        <h2 id="recent-title">Recent Articles</h2>
+        {stats.recent_articles.length ? (
+          <ul className="recent-list">
+            {stats.recent_articles.map((a) => (
+              <li key={a.id}>
+                <div>
+                  <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
+                    {a.title}
+                  </Link>
+                  <div className="muted small">
+                    {a.published_at ? formatDate(a.published_at) : a.status} · {formatCount(a.views)} views
+                  </div>
+                </div>
+                <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={`Edit ${a.title}`}>
+                  Edit
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No articles found</p>
+        )}
+      </section>
+    </div>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];

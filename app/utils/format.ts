@@ -16,3 +16,10 @@ const dateTime = new Intl.DateTimeFormat("en-US", {
 export function formatDateTime(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : "—";
 }
+
+const dateOnly = new Intl.DateTimeFormat("en-US", { timeZone: ZONE, month: "short", day: "numeric", year: "numeric" });
+
+/** 'Nov 22, 2026' (SPEC §9 'MMM d, yyyy'), or '' when there is no date. */
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? dateOnly.format(new Date(iso)) : "";
+}

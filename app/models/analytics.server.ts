@@ -1,0 +1,114 @@
+import { sql } from "kysely";
+import { db } from "../../db/index";
+
+// Figures for the dashboard, the analytics screen and GET /api/analytics/dashboard (SPEC §3
+// 'Dashboard statistics'). Views are article page views, so total >= month >= week: total_views
+// is the articles' own counters; the windows and the chart read the daily page_views counters.
+// 'This week' is the last 7 days including today, 'this month' the last 30 (SPEC §9), in UTC days.
+
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface DailyViews {
+  date: string;
+  views: number;
+}
+
+export interface DashboardStats {
+  total_articles: number;
+  published_articles: number;
+  draft_articles: number;
+  archived_articles: number;
+  total_views: number;
+  week_views: number;
+  month_views: number;
+  daily_views: DailyViews[];
+  top_articles: { id: string; title: string; published_at: string | null; views: number }[];
+  recent_articles: { id: string; title: string; status: string; published_at: string | null; views: number }[];
+}
+
+/** Every day of the window, oldest first, with 0 for days without views. */
+function fillDays(rows: { day: string; views: number | string | null }[], days: number, now: number): DailyViews[] {
+  const byDay = new Map(rows.map((r) => [r.day, Number(r.views ?? 0)]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = isoDay(now - (days - 1 - i) * DAY);
+    return { date, views: byDay.get(date) ?? 0 };
+  });
+}
+
+export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 } = {}): Promise<DashboardStats> {
+  const monthStart = isoDay(now - 29 * DAY);
+  const weekStart = isoDay(now - 6 * DAY);
+
+  const [counts, daily, topArticles, recentArticles] = await Promise.all([
+    db
+      .selectFrom("articles")
+      .select([
+        (eb) => eb.fn.countAll<number>().as("total"),
+        sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
+        sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
+        sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
+        sql<number>`coalesce(sum(views), 0)`.as("views"),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("page_views")
+      .select(["day", (eb) => eb.fn.sum<number>("views").as("views")])
+      .where("article_id", "is not", null)
+      .where("day", ">=", monthStart)
+      .groupBy("day")
+      .execute(),
+    db
+      .selectFrom("articles")
+      .select(["id", "title", "published_at", "views"])
+      .where("status", "=", "published")
+      .orderBy("views", "desc")
+      .orderBy("published_at", "desc")
+      .limit(top)
+      .execute(),
+    db
+      .selectFrom("articles")
+      .select(["id", "title", "status", "published_at", "views"])
+      .orderBy("created_at", "desc")
+      .limit(recent)
+      .execute(),
+  ]);
+
+  const daily_views = fillDays(daily, 30, now);
+  const sumFrom = (start: string) => daily_views.filter((d) => d.date >= start).reduce((s, d) => s + d.views, 0);
+  return {
+    total_articles: Number(counts.total),
+    published_articles: Number(counts.published),
+    draft_articles: Number(counts.draft),
+    archived_articles: Number(counts.archived),
+    total_views: Number(counts.views),
+    week_views: sumFrom(weekStart),
+    month_views: sumFrom(monthStart),
+    daily_views,
+    top_articles: topArticles,
+    recent_articles: recentArticles,
+  };
+}
+
+/** Daily views of one article over the last `days` days; undefined when there is no such article. */
+export async function getArticleAnalytics({ id, days = 30, now = Date.now() }: { id: string; days?: number; now?: number }) {
+  const article = await db.selectFrom("articles").select(["id", "title", "views", "published_at"]).where("id", "=", id).executeTakeFirst();
+  if (!article) return undefined;
+  const rows = await db
+    .selectFrom("page_views")
+    .select(["day", (eb) => eb.fn.sum<number>("views").as("views")])
+    .where("article_id", "=", id)
+    .where("day", ">=", isoDay(now - (days - 1) * DAY))
+    .groupBy("day")
+    .execute();
+  const daily_views = fillDays(rows, days, now);
+  return {
+    article_id: article.id,
+    title: article.title,
+    published_at: article.published_at,
+    total_views: Number(article.views),
+    period_views: daily_views.reduce((s, d) => s + d.views, 0),
+    days,
+    daily_views,
+  };
+}

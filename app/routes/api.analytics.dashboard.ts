@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getDashboardStats } from "~/models/analytics.server";
+import { requireUser } from "~/utils/auth.server";
+import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
+
+/** GET /api/analytics/dashboard → SPEC §3 'Dashboard statistics' (any signed-in staff, DESIGN §5). */
+export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
+  await requireUser(request);
+  return apiJson(await getDashboardStats());
+});
+
+export const action = () => methodNotAllowed(["GET"]);
