@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { db, type DB } from "../../db/index";
+import { db, writeTransaction, type DB } from "../../db/index";
+import { invalidatePublicCache } from "../utils/page-cache.server";
+import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9
 // defaults, so a missing or older row reads as a complete, valid object.
@@ -10,12 +12,73 @@ export const SecuritySettingsSchema = z.object({
 });
 export type SecuritySettings = z.infer<typeof SecuritySettingsSchema>;
 
+// SPEC §2 'Settings' and §9 defaults. Empty optional text is stored as "".
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), "Вкажіть адресу, що починається з http:// або https://")
+  .default("");
+const optionalText = (max: number) => z.string().trim().max(max, `Не більше ${max} символів`).default("");
+
+export const GeneralSettingsSchema = z.object({
+  site_url: optionalUrl,
+  admin_email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((v) => v === "" || z.string().email().safeParse(v).success, "Невірний формат email")
+    .default(""),
+  maintenance_mode: z.boolean().default(false),
+});
+
+export const ContentSettingsSchema = z.object({
+  posts_per_page: z.coerce.number().pipe(z.union([z.literal(10), z.literal(15), z.literal(20), z.literal(25), z.literal(30)])).default(10),
+  allow_comments: z.boolean().default(false),
+  moderation_required: z.boolean().default(true),
+});
+
+
+/** The eight fields of GET/PUT /api/seo/settings (SPEC §3 'Site/SEO settings'). */
+export const SeoSettingsSchema = z.object({
+  site_title: z.string({ required_error: "Site name is required" }).trim().min(1, "Site name is required").max(100).default("Наука UA"),
+  site_description: z
+    .string({ required_error: "Description is required" })
+    .trim()
+    .min(1, "Description is required")
+    .max(300)
+    .default("Новини науки, технологій, медицини та космосу українською: відкриття, дослідження й інновації."),
+  site_keywords: optionalText(500),
+  og_image: optionalUrl,
+  twitter_handle: z
+    .string()
+    .trim()
+    .max(16)
+    .refine((v) => v === "" || /^@?[A-Za-z0-9_]{1,15}$/.test(v), "Ім'я в Twitter: до 15 латинських літер, цифр або _")
+    .default(""),
+  language: z.enum(LANGUAGE_OPTIONS).default("uk-UA"),
+  robots: z.enum(ROBOTS_OPTIONS).default("index, follow"),
+  canonical_url: optionalUrl,
+});
+export type SeoSettings = z.infer<typeof SeoSettingsSchema>;
+
+export const IntegrationSettingsSchema = z.object({
+  gsc_verification_code: optionalText(200),
+  gsc_meta_verification: optionalText(200),
+  gsc_property_url: optionalUrl,
+  analytics_enabled: z.boolean().default(true),
+});
+
 export const SeedInfoSchema = z.object({
   demo_users: z.boolean().default(false),
   seeded_at: z.string().optional(),
 });
 
 const groups = {
+  general: GeneralSettingsSchema,
+  content: ContentSettingsSchema,
+  seo: SeoSettingsSchema,
+  integrations: IntegrationSettingsSchema,
   security: SecuritySettingsSchema,
   seed: SeedInfoSchema,
 } as const;
@@ -53,4 +116,57 @@ export async function saveSettings<K extends SettingsKey>(
     .values({ key, value: json, updated_at: now })
     .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_at: now }))
     .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The settings screen edits every group in one form; the API edits the SEO group.
+
+export const SETTINGS_GROUPS = ["general", "content", "seo", "integrations", "security"] as const;
+export type SiteSettings = { [K in (typeof SETTINGS_GROUPS)[number]]: z.infer<Groups[K]> };
+export type SettingsErrors = Record<string, string>;
+
+export async function getSiteSettings(): Promise<SiteSettings> {
+  const entries = await Promise.all(SETTINGS_GROUPS.map(async (key) => [key, await getSettings(key)] as const));
+  return Object.fromEntries(entries) as SiteSettings;
+}
+
+const CHECKBOXES = new Set(["maintenance_mode", "allow_comments", "moderation_required", "analytics_enabled"]);
+
+/** Reads the settings form (flat field names; unchecked boxes are absent) into validated groups. */
+export function parseSettingsForm(form: FormData): { ok: true; settings: SiteSettings } | { ok: false; errors: SettingsErrors } {
+  const errors: SettingsErrors = {};
+  const settings: Partial<SiteSettings> = {};
+  for (const key of SETTINGS_GROUPS) {
+    const schema = groups[key] as z.AnyZodObject;
+    const raw: Record<string, unknown> = {};
+    for (const field of Object.keys(schema.shape)) {
+      raw[field] = CHECKBOXES.has(field) ? form.get(field) === "on" : (form.get(field) ?? undefined);
+    }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) (settings as any)[key] = parsed.data;
+    else for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, settings: settings as SiteSettings };
+}
+
+/** Saves every group in one transaction; public pages show the change at once. */
+export async function saveSiteSettings(settings: SiteSettings): Promise<void> {
+  await writeTransaction(async (trx) => {
+    for (const key of SETTINGS_GROUPS) await saveSettings(key, settings[key] as never, trx);
+  });
+  invalidatePublicCache();
+}
+
+/** PUT /api/seo/settings: the given fields over the stored ones, validated as a whole. */
+export async function updateSeoSettings(changes: Record<string, unknown>): Promise<{ ok: true; seo: SeoSettings } | { ok: false; errors: SettingsErrors }> {
+  const current = await getSettings("seo");
+  const parsed = SeoSettingsSchema.safeParse({ ...current, ...changes });
+  if (!parsed.success) {
+    const errors: SettingsErrors = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return { ok: false, errors };
+  }
+  await writeTransaction((trx) => saveSettings("seo", parsed.data, trx));
+  invalidatePublicCache();
+  return { ok: true, seo: parsed.data };
 }
