@@ -74,7 +74,15 @@ export const SeedInfoSchema = z.object({
   seeded_at: z.string().optional(),
 });
 
+// Sitemap and URL submissions (SEO screen): recorded until a Search Console connection exists.
+export const SubmissionsSchema = z.object({
+  items: z
+    .array(z.object({ kind: z.enum(["sitemap", "url"]), url: z.string(), at: z.string(), by: z.string() }))
+    .default([]),
+});
+
 const groups = {
+  submissions: SubmissionsSchema,
   general: GeneralSettingsSchema,
   content: ContentSettingsSchema,
   seo: SeoSettingsSchema,

@@ -24,7 +24,11 @@ test.describe("settings (JavaScript on)", () => {
     await expect(page.getByLabel("Admin email")).toHaveAttribute("type", "email");
     await expect(page.getByLabel("Maintenance mode")).not.toBeChecked();
 
+    // Only the chosen tab's panel shows.
+    await expect(page.getByLabel("Posts per page")).toBeHidden();
     await page.getByRole("tab", { name: "Content" }).click();
+    await expect(page.getByLabel("Site URL")).toBeHidden();
+    await expect(page.getByLabel("Posts per page")).toBeVisible();
     await expect(page.getByLabel("Posts per page")).toHaveValue("10");
     await expect(page.getByLabel("Require comment moderation")).toBeChecked();
     await expect(page.getByText("Статті щонайменше на 300 слів.")).toBeVisible();

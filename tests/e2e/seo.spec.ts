@@ -1,0 +1,38 @@
+import { expect, signIn, test } from "./fixtures";
+
+test.describe("SEO analytics", () => {
+  test("sample search figures labelled as such, real overview and category pie", async ({ page }) => {
+    await signIn(page, "editor", "/admin/seo");
+    await expect(page.getByText("Sample data — Search Console is not connected")).toBeVisible();
+    for (const [label, value] of [["Impressions", "15,420"], ["Clicks", "3,890"], ["CTR", "25.2%"], ["Average position", "12.5"]]) {
+      await expect(page.locator(".stat-card").filter({ hasText: label }).locator(".stat-value")).toHaveText(value);
+    }
+    const queries = page.getByRole("region", { name: "Search performance" }).locator("tbody tr");
+    await expect(queries).toHaveCount(5);
+    const overview = page.getByRole("region", { name: "Articles overview" });
+    await expect(overview.locator(".stat-card").filter({ hasText: "Published" }).locator(".stat-value")).toHaveText(/^\d+$/);
+    await expect(overview.locator("tbody tr")).toHaveCount(5);
+    const categories = page.getByRole("region", { name: "Articles by category" });
+    await expect(categories.locator(".recharts-pie-sector")).toHaveCount(8);
+    await expect(categories.getByRole("listitem")).toHaveCount(8);
+    await expect(page.getByText(/^Last updated: /)).toBeVisible();
+  });
+
+  test("submit sitemap and URL, with the SPEC texts; an empty URL is ignored", async ({ page, baseURL }) => {
+    await signIn(page, "admin", "/admin/seo/analytics");
+    await page.getByRole("button", { name: "Submit sitemap" }).click();
+    await expect(page.getByRole("status")).toHaveText("Sitemap submitted successfully!");
+
+    await page.getByRole("button", { name: "Submit URL" }).click();
+    await expect(page.getByRole("status")).toHaveCount(0);
+
+    await page.getByLabel("URL to submit").fill("https://evil.example/page");
+    await page.getByRole("button", { name: "Submit URL" }).click();
+    await expect(page.getByRole("alert")).toHaveText(/^Failed to submit URL: Адреса має належати цьому сайту/);
+
+    await page.getByLabel("URL to submit").fill(`${baseURL}/article/anything`);
+    await page.getByRole("button", { name: "Submit URL" }).click();
+    await expect(page.getByRole("status")).toHaveText("URL submitted for indexing successfully!");
+    await expect(page.locator(".submission-list")).toContainText(`${baseURL}/article/anything`);
+  });
+});
