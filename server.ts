@@ -12,6 +12,7 @@ import { migrateToLatest } from "./db/migrate";
 import { seedDatabase } from "./db/seed";
 import { getEnv } from "./app/utils/env.server";
 import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
+import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
 
 declare module "@remix-run/node" {
@@ -146,6 +147,16 @@ async function main() {
     const ok = isSameOrigin({ origin: req.get("origin"), referer: req.get("referer"), cookie: req.get("cookie") }, ours);
     if (!ok) return sendError(req, res, 403, "Заборонено: запит з іншого сайту");
     next();
+  });
+
+  // Maintenance mode: readers get a 503 page before anything else (incl. any page cache).
+  app.use((req, res, next) => {
+    maintenanceResponse({ path: req.path, method: req.method, cookie: req.headers.cookie })
+      .then((page) => {
+        if (!page) return next();
+        res.status(503).set({ "Retry-After": "600", "Cache-Control": "no-store" }).type("html").send(page);
+      })
+      .catch(next);
   });
 
   app.all(

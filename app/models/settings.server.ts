@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db, writeTransaction, type DB } from "../../db/index";
+import { dataDir, db, writeTransaction, type DB } from "../../db/index";
 import { invalidatePublicCache } from "../utils/page-cache.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 
@@ -94,10 +94,19 @@ type Groups = typeof groups;
 export type SettingsKey = keyof Groups;
 
 /** Reads one settings group, filling defaults for what is missing or invalid. */
+// Settings are read on hot paths (maintenance check, session expiry), so reads outside a
+// transaction are cached in process; saveSettings drops the key, so a rolled-back save leaves no
+// stale value. On globalThis because server.ts and the Remix build are separate bundles. A change
+// made outside the app (the sqlite3 shell) shows after a restart.
+const cache: Map<string, unknown> = ((globalThis as any).__newsSettingsCache ??= new Map());
+const cacheKey = (key: string) => `${dataDir()}:${key}`;
+
 export async function getSettings<K extends SettingsKey>(
   key: K,
   executor: DB = db,
 ): Promise<z.infer<Groups[K]>> {
+  const cached = executor === db ? cache.get(cacheKey(key)) : undefined;
+  if (cached) return cached as z.infer<Groups[K]>;
   const row = await executor.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
   const schema = groups[key];
   let stored: unknown = {};
@@ -107,7 +116,9 @@ export async function getSettings<K extends SettingsKey>(
     stored = {};
   }
   const parsed = schema.safeParse(stored);
-  return (parsed.success ? parsed.data : schema.parse({})) as z.infer<Groups[K]>;
+  const value = (parsed.success ? parsed.data : schema.parse({})) as z.infer<Groups[K]>;
+  if (executor === db) cache.set(cacheKey(key), value);
+  return value;
 }
 
 /** Writes one settings group (validated). */
@@ -119,11 +130,13 @@ export async function saveSettings<K extends SettingsKey>(
   const parsed = groups[key].parse(value);
   const json = JSON.stringify(parsed);
   const now = new Date().toISOString();
+  cache.delete(cacheKey(key));
   await executor
     .insertInto("settings")
     .values({ key, value: json, updated_at: now })
     .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_at: now }))
     .execute();
+  cache.delete(cacheKey(key));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -182,3 +182,45 @@ describe("the production path without demo data", () => {
     await expect(attempt).rejects.not.toThrow(/\n\s+at /); // no stack trace
   });
 });
+
+describe("maintenance mode", () => {
+  it("closes the public site with a 503 page; staff, the admin and /healthz stay open", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "news-maint-"));
+    const site = await startServer({ dataDir: dir });
+    try {
+      const cookie = (await signIn(site.url)).split(";")[0];
+      const save = (maintenance: boolean) =>
+        fetch(`${site.url}/admin/settings`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: site.url, Cookie: cookie },
+          body: new URLSearchParams({
+            site_title: "Наука <UA>", site_description: "Опис", posts_per_page: "10", session_timeout: "60",
+            max_login_attempts: "5", language: "uk-UA", robots: "index, follow", ...(maintenance ? { maintenance_mode: "on" } : {}),
+          }),
+        });
+      expect((await save(true)).status).toBe(200);
+
+      const reader = await fetch(`${site.url}/`);
+      expect(reader.status).toBe(503);
+      expect(reader.headers.get("cache-control")).toBe("no-store");
+      const page = await reader.text();
+      expect(page).toContain("Сайт на технічному обслуговуванні");
+      expect(page).toContain("«Наука &#60;UA&#62;»"); // the site name, escaped
+      expect((await fetch(`${site.url}/article/anything`)).status).toBe(503);
+
+      expect((await fetch(`${site.url}/`, { headers: { Cookie: cookie } })).status).toBe(200);
+      expect((await fetch(`${site.url}/admin/login`)).status).toBe(200);
+      expect((await fetch(`${site.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${site.url}/api/auth/me`)).status).toBe(401);
+      // A made-up cookie is no way in.
+      expect((await fetch(`${site.url}/`, { headers: { Cookie: "__session=forged" } })).status).toBe(503);
+
+      expect((await save(false)).status).toBe(200);
+      expect((await fetch(`${site.url}/`)).status).toBe(200);
+    } finally {
+      await site.stop("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

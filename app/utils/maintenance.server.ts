@@ -1,0 +1,40 @@
+import { getUser } from "./auth.server";
+import { getSettings } from "../models/settings.server";
+
+// DESIGN §8: maintenance mode really closes the public site (503 page); staff who are signed in
+// still see it, and the admin, the API, assets and /healthz stay open.
+const OPEN_PATHS = /^\/(admin|api|build|media|images|healthz|favicon\.ico|robots\.txt)(\/|$)/;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The 503 page for readers, or undefined when the request may go on. */
+export async function maintenanceResponse({ path, method, cookie }: { path: string; method: string; cookie?: string }) {
+  if ((method !== "GET" && method !== "HEAD") || OPEN_PATHS.test(path)) return undefined;
+  const { maintenance_mode } = await getSettings("general");
+  if (!maintenance_mode) return undefined;
+  if (cookie?.includes("__session=") && (await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } })))) {
+    return undefined;
+  }
+  const { site_title } = await getSettings("seo");
+  const title = escapeHtml(site_title);
+  return `<!doctype html>
+<html lang="uk">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Технічні роботи — ${title}</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;font-family:system-ui,sans-serif;background:#14171f;color:#f6f7f9;text-align:center;padding:24px}
+h1{font-size:1.8rem;margin:0 0 12px}p{margin:0 0 8px;color:#c9cdd6;line-height:1.5}
+</style>
+</head>
+<body>
+<main>
+<h1>Сайт на технічному обслуговуванні</h1>
+<p>Ми оновлюємо «${title}» і незабаром повернемося.</p>
+<p>Спробуйте відкрити сторінку трохи згодом.</p>
+</main>
+</body>
+</html>`;
+}
