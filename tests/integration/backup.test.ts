@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { backup } from "../../scripts/backup";
+import { startServer } from "../server-process";
+
+const dirs: string[] = [];
+const temp = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("npm run backup", () => {
+  it("copies a running site's database consistently while it is being written", async () => {
+    const dataDir = temp("news-backup-src-");
+    const site = await startServer({ dataDir });
+    try {
+      writeFileSync(join(dataDir, "uploads", "a.jpg"), "jpeg bytes");
+      // Keep writing (sign-ins record attempts and sessions) while the backup runs.
+      let writing = true;
+      const writer = (async () => {
+        while (writing) {
+          await fetch(`${site.url}/api/auth/login`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ username: "admin", password: "admin123" }),
+          });
+        }
+      })();
+      const target = join(temp("news-backup-dst-"), "copy");
+      const result = await backup({ dataDir, target });
+      writing = false;
+      await writer;
+
+      expect(result.articles).toBeGreaterThanOrEqual(24);
+      expect(result.users).toBe(3);
+      const copy = new SQLite(join(target, "news.db"), { readonly: true });
+      expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+      copy.close();
+      expect(readFileSync(join(target, "uploads", "a.jpg"), "utf8")).toBe("jpeg bytes");
+      expect(readFileSync(join(target, "session-secret"), "utf8")).toBe(readFileSync(join(dataDir, "session-secret"), "utf8"));
+
+      // The copy starts as a site of its own, with the same content.
+      await site.stop("SIGTERM");
+      const restored = await startServer({ dataDir: target });
+      try {
+        const login = await fetch(`${restored.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ username: "admin", password: "admin123" }),
+        });
+        expect(login.status).toBe(200);
+      } finally {
+        await restored.stop("SIGKILL");
+      }
+    } finally {
+      await site.stop("SIGKILL");
+    }
+  });
+
+  it("says plainly when there is nothing to back up, and refuses a non-empty target", () => {
+    const empty = temp("news-backup-none-");
+    const run = (args: string[], env: Record<string, string>) => {
+      try {
+        execFileSync("npx", ["tsx", "scripts/backup.ts", ...args], { env: { ...process.env, ...env }, stdio: "pipe" });
+        return { code: 0, err: "" };
+      } catch (error: any) {
+        return { code: error.status, err: String(error.stderr) };
+      }
+    };
+    const none = run([join(empty, "out")], { DATA_DIR: empty });
+    expect(none.code).toBe(1);
+    expect(none.err).toContain("Backup failed: No database at");
+    expect(existsSync(join(empty, "out", "news.db"))).toBe(false);
+  });
+});
