@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
+import { TopArticles } from "~/components/admin/top-articles";
 import { ViewsChart } from "~/components/admin/views-chart";
 import { getDashboardStats } from "~/models/analytics.server";
 import { requireUser } from "~/utils/auth.server";
@@ -31,24 +32,7 @@ export default function Analytics() {
         <ViewsChart data={stats.daily_views} caption="Article views per day, last 30 days" />
       </section>
       <div className="two-cards">
-        <section className="admin-card" aria-labelledby="top-title">
-          <h2 id="top-title">Top Articles</h2>
-          {stats.top_articles.length ? (
-            <ol className="rank-list rank-numbered">
-              {stats.top_articles.map((a, index) => (
-                <li key={a.id}>
-                  <span className="rank" aria-hidden="true">
-                    {index + 1}
-                  </span>
-                  <Link to={`/admin/articles/edit/${a.id}`}>{a.title}</Link>
-                  <span className="muted">{formatCount(a.views)} views</span>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="muted">No articles found</p>
-          )}
-        </section>
+        <TopArticles articles={stats.top_articles} ranked />
         <section className="admin-card" aria-labelledby="summary-title">
           <h2 id="summary-title">Articles Summary</h2>
           <dl className="summary-list">

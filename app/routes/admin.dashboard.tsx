@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
+import { TopArticles } from "~/components/admin/top-articles";
 import { ViewsChart } from "~/components/admin/views-chart";
 import { getDashboardStats } from "~/models/analytics.server";
 import { requireUser } from "~/utils/auth.server";
@@ -35,21 +36,7 @@ export default function Dashboard() {
           <h2 id="chart-title">Views Analytics (Last 30 Days)</h2>
           <ViewsChart data={stats.daily_views} caption="Article views per day, last 30 days" />
         </section>
-        <section className="admin-card" aria-labelledby="top-title">
-          <h2 id="top-title">Top Articles</h2>
-          {stats.top_articles.length ? (
-            <ol className="rank-list">
-              {stats.top_articles.map((a) => (
-                <li key={a.id}>
-                  <Link to={`/admin/articles/edit/${a.id}`}>{a.title}</Link>
-                  <span className="muted">{formatCount(a.views)} views</span>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="muted">No articles found</p>
-          )}
-        </section>
+        <TopArticles articles={stats.top_articles} />
       </div>
       <section className="admin-card" aria-labelledby="recent-title">
         <h2 id="recent-title">Recent Articles</h2>

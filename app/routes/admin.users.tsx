@@ -198,14 +198,7 @@ export default function UsersScreen() {
             <RoleSelect error={errors.role} />
             <Field label="Password" name="password" type="password" error={errors.password} required autoComplete="new-password" hint="At least 8 characters" />
             {errors._ ? <p className="form-error" role="alert">{errors._}</p> : null}
-            <div className="dialog-actions">
-              <Link to="/admin/users" className="button button-secondary">
-                Cancel
-              </Link>
-              <button type="submit" name="intent" value="create" className="button button-primary" disabled={busy}>
-                {busy ? "Saving..." : "Create user"}
-              </button>
-            </div>
+            <DialogActions intent="create" label="Create user" busy={busy} />
           </Form>
         </UserDialog>
       ) : null}
@@ -237,14 +230,7 @@ export default function UsersScreen() {
               hint="Leave empty to keep the current password. A new password signs the user out everywhere."
             />
             {errors._ ? <p className="form-error" role="alert">{errors._}</p> : null}
-            <div className="dialog-actions">
-              <Link to="/admin/users" className="button button-secondary">
-                Cancel
-              </Link>
-              <button type="submit" name="intent" value="update" className="button button-primary" disabled={busy}>
-                {busy ? "Saving..." : "Save changes"}
-              </button>
-            </div>
+            <DialogActions intent="update" label="Save changes" busy={busy} />
           </Form>
         </UserDialog>
       ) : null}
@@ -265,6 +251,19 @@ function UserDialog({ title, onCloseTo, children }: { title: string; onCloseTo: 
         </div>
         {children}
       </div>
+    </div>
+  );
+}
+
+function DialogActions({ intent, label, busy }: { intent: string; label: string; busy: boolean }) {
+  return (
+    <div className="dialog-actions">
+      <Link to="/admin/users" className="button button-secondary">
+        Cancel
+      </Link>
+      <button type="submit" name="intent" value={intent} className="button button-primary" disabled={busy}>
+        {busy ? "Saving..." : label}
+      </button>
     </div>
   );
 }

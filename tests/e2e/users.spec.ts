@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { DEMO, expect, signIn, test, uniqueName } from "./fixtures";
 
 async function addUser(page: Page, username: string, role = "reporter", password = "long-enough") {
@@ -12,6 +12,18 @@ async function addUser(page: Page, username: string, role = "reporter", password
   await dialog.getByLabel("Password").fill(password);
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(page.getByRole("status")).toHaveText(`Користувача ${username} створено`);
+}
+
+/** Signs the new user in from a second browser, as that person would. */
+async function signInElsewhere(browser: Browser, username: string, password = "long-enough") {
+  const other = await browser.newContext();
+  const theirs = await other.newPage();
+  await theirs.goto("/admin/login");
+  await theirs.getByLabel("Ім'я користувача").fill(username);
+  await theirs.getByLabel("Пароль").fill(password);
+  await theirs.getByRole("button", { name: "Sign in" }).click();
+  await expect(theirs).toHaveURL("/admin/dashboard");
+  return { other, theirs };
 }
 
 const row = (page: Page, username: string) => page.getByRole("row").filter({ hasText: `@${username}` });
@@ -46,13 +58,7 @@ test.describe("users screen (JavaScript on)", () => {
     await expect(row(page, username)).toContainText("editor");
     await expect(row(page, username)).toContainText("active");
 
-    const other = await browser.newContext();
-    const theirs = await other.newPage();
-    await theirs.goto("/admin/login");
-    await theirs.getByLabel("Ім'я користувача").fill(username);
-    await theirs.getByLabel("Пароль").fill("long-enough");
-    await theirs.getByRole("button", { name: "Sign in" }).click();
-    await expect(theirs).toHaveURL("/admin/dashboard");
+    const { other, theirs } = await signInElsewhere(browser, username);
     await expect(theirs.getByText(`Вітаємо, Тест ${username}!`)).toBeVisible();
     await other.close();
   });
@@ -73,13 +79,7 @@ test.describe("users screen (JavaScript on)", () => {
     const username = uniqueName("leaver");
     await addUser(page, username);
 
-    const other = await browser.newContext();
-    const theirs = await other.newPage();
-    await theirs.goto("/admin/login");
-    await theirs.getByLabel("Ім'я користувача").fill(username);
-    await theirs.getByLabel("Пароль").fill("long-enough");
-    await theirs.getByRole("button", { name: "Sign in" }).click();
-    await expect(theirs).toHaveURL("/admin/dashboard");
+    const { other, theirs } = await signInElsewhere(browser, username);
 
     await row(page, username).getByRole("link", { name: `Edit ${username}` }).click();
     const dialog = page.getByRole("dialog", { name: `Edit ${username}` });
