@@ -14,6 +14,14 @@ export const baseURL = `http://127.0.0.1:${port}`;
 // DESIGN §2: Debian's Chromium; Playwright's own download cannot work here.
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
+const browser = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: chromium,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  },
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -30,16 +38,19 @@ export default defineConfig({
     locale: "uk-UA",
     timezoneId: "Europe/Kyiv",
   },
+  // Specs that change site-wide state (settings, maintenance mode, the homepage layout) are named
+  // *.global.spec.ts and run after all the others, so they never pull the rug from under them.
   projects: [
     {
       name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: chromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        },
-      },
+      testIgnore: /\.global\.spec\.ts$/,
+      use: browser,
+    },
+    {
+      name: "site-wide",
+      testMatch: /\.global\.spec\.ts$/,
+      dependencies: ["chromium"],
+      use: browser,
     },
   ],
   webServer: {
