@@ -48,7 +48,7 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
             </button>
             <Clock now={now} />
             <span className="topbar-marker" title="Температура">
-              <span aria-hidden="true">🌡</span> Київ °C
+              Київ °C
             </span>
             <span className="topbar-marker" title="Курс валют">
               USD/UAH
