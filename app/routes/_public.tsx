@@ -1,5 +1,5 @@
 import type { LinksFunction } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
@@ -22,8 +22,17 @@ export async function loader() {
 
 export default function PublicLayout() {
   const { site, categories, now } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
+  const loading = navigation.state === "loading";
   return (
     <div className="public">
+      {loading ? (
+        <div className="route-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {navigation.location.pathname === "/" ? "loading latest science news" : "Завантаження..."}
+        </div>
+      ) : null}
       <a className="skip-link" href="#main">
         Перейти до основного вмісту
       </a>
