@@ -224,13 +224,18 @@ test.describe("public site (JavaScript on only)", () => {
     await expect(page.locator(".topbar-time")).toHaveText("12:01");
   });
 
-  test("navigation stays in the page (no full reload)", async ({ page }) => {
+  test("navigation stays in the page (no full reload), without hydration errors", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(e.message));
     await page.goto("/");
+    await page.waitForFunction(() => (window as unknown as { __remixContext?: unknown }).__remixContext !== undefined);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     await page.locator(".list-card-title a").first().click();
     await expect(page).toHaveURL(/\/article\//);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(errors).toEqual([]);
   });
 
   test("feeds parse as XML", async ({ page, request }) => {
