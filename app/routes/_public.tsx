@@ -1,5 +1,5 @@
 import type { LinksFunction } from "@remix-run/node";
-import { Outlet, useLoaderData, useNavigation } from "@remix-run/react";
+import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
@@ -19,6 +19,10 @@ export async function loader() {
     now: new Date().toISOString(),
   };
 }
+
+// The chrome's data does not depend on the URL: client-side navigations skip reloading it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
   const { site, categories, now } = useLoaderData<typeof loader>();

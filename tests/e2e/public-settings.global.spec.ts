@@ -45,10 +45,36 @@ test("SEO settings: title, description, language, robots, Twitter, Open Graph im
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", original.robots);
 });
 
-test("verification codes on the home page and posts per page on category listings", async ({ page }) => {
-  const category = createCategory(uniqueName("e2e-ppp"), uniqueName("Рубрика"));
-  for (let i = 0; i < 12; i++) createPublishedArticle({ slug: uniqueName(`e2e-ppp${i}`), title: `Сторінки ${i}`, categorySlug: category });
+// A category of its own with 12 articles. Created here, among the site-wide specs, because other
+// specs count the categories that have published articles.
+let category = "";
+test.beforeAll(() => {
+  category = createCategory(uniqueName("e2e-ppp"), uniqueName("Рубрика"));
+  const now = Date.now();
+  for (let i = 0; i < 12; i++) {
+    createPublishedArticle({ slug: uniqueName(`e2e-ppp${i}`), title: `Сторінки ${i}`, categorySlug: category, publishedAt: new Date(now - i * 60_000).toISOString() });
+  }
+});
 
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`paging (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
+  test.use({ javaScriptEnabled });
+  test("a category is paged by 10 with real page links", async ({ page }) => {
+    await page.goto(`/category/${category}`);
+    await expect(page.locator(".list-card")).toHaveCount(10);
+    await expect(page.locator(".list-card").first()).toContainText("Сторінки 0");
+    const pages = page.getByRole("navigation", { name: "Сторінки" });
+    await pages.getByRole("link", { name: "Сторінка 2" }).click();
+    await expect(page).toHaveURL(new RegExp(`/category/${category}\\?page=2$`), { timeout: 15_000 });
+    await expect(page.locator(".list-card")).toHaveCount(2);
+    await expect(page.locator(".list-card").last()).toContainText("Сторінки 11");
+    await expect(pages.locator('[aria-current="page"]')).toHaveText("2");
+    expect((await page.goto(`/category/${category}?page=9`))?.status()).toBe(404);
+  });
+  });
+}
+
+test("verification codes on the home page and posts per page on category listings", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/admin/settings?tab=integrations");
   const code = page.getByLabel("Search Console verification code");

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createCategory, createPublishedArticle } from "./public-data";
+import { createPublishedArticle } from "./public-data";
 import { expect, test, uniqueName } from "./fixtures";
 
 const MENU = [
@@ -75,12 +75,12 @@ for (const javaScriptEnabled of [true, false]) {
     test("menu links lead to the category listings", async ({ page }) => {
       await page.goto("/");
       await page.getByRole("navigation", { name: "Головне меню" }).getByRole("link", { name: "Медицина" }).click();
-      await expect(page).toHaveURL(/\/category\/medicine$/);
+      await expect(page).toHaveURL(/\/category\/medicine$/, { timeout: 15_000 });
       await expect(page.getByRole("heading", { level: 1, name: "Медицина" })).toBeVisible();
       await expect(page.locator(".list-card").first()).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Головне меню" }).getByRole("link", { name: "Медицина" })).toHaveAttribute("aria-current", "page");
       await page.getByRole("navigation", { name: "Головне меню" }).getByRole("link", { name: "Latest news" }).click();
-      await expect(page).toHaveURL(/\/$/);
+      await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
       await expectHomeBlocks(page);
     });
 
@@ -96,7 +96,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(mobile).toBeHidden();
       await page.getByText("Меню", { exact: true }).click();
       await mobile.getByRole("link", { name: "Біологія" }).click();
-      await expect(page).toHaveURL(/\/category\/biology$/);
+      await expect(page).toHaveURL(/\/category\/biology$/, { timeout: 15_000 });
       await expect(page.getByRole("heading", { level: 1, name: "Біологія" })).toBeVisible();
       await expect(mobile).toBeHidden();
     });
@@ -175,12 +175,12 @@ for (const javaScriptEnabled of [true, false]) {
     test("search: Ukrainian prefixes, highlighted snippets, hostile input, listing without a query", async ({ page }) => {
       await page.goto("/");
       await page.getByRole("link", { name: "Пошук" }).click();
-      await expect(page).toHaveURL(/\/search$/);
+      await expect(page).toHaveURL(/\/search$/, { timeout: 15_000 });
       await expect(page.getByRole("heading", { level: 1, name: "Усі новини" })).toBeVisible();
       await expect(page.locator(".list-card").first()).toBeVisible();
       await page.getByRole("searchbox", { name: "Пошук по статтях" }).fill("вакцин");
       await page.getByRole("button", { name: "Шукати" }).click();
-      await expect(page).toHaveURL(/\/search\?q=/);
+      await expect(page).toHaveURL(/\/search\?q=/, { timeout: 15_000 });
       await expect(page.getByRole("heading", { level: 1, name: "Пошук: «вакцин»" })).toBeVisible();
       await expect(page.getByRole("status")).toHaveText(/^Знайдено статей: \d+$/);
       await expect(page.locator(".search-hit").first().locator("mark").first()).toHaveText(/^вакцин/i);
@@ -192,24 +192,6 @@ for (const javaScriptEnabled of [true, false]) {
         await expect(page.getByRole("searchbox", { name: "Пошук по статтях" })).toHaveValue(q);
       }
       await expect(page.getByRole("status")).toHaveText("Нічого не знайдено. Спробуйте інші слова.");
-    });
-
-    test("a category is paged with real page links", async ({ page }) => {
-      const category = createCategory(uniqueName("e2e-cat"), uniqueName("Рубрика"));
-      const now = Date.now();
-      for (let i = 0; i < 12; i++) {
-        createPublishedArticle({ slug: uniqueName(`e2e-p${i}`), title: `Пагінація ${i}`, categorySlug: category, publishedAt: new Date(now - i * 60_000).toISOString() });
-      }
-      await page.goto(`/category/${category}`);
-      await expect(page.locator(".list-card")).toHaveCount(10);
-      await expect(page.locator(".list-card").first()).toContainText("Пагінація 0");
-      const pages = page.getByRole("navigation", { name: "Сторінки" });
-      await pages.getByRole("link", { name: "Сторінка 2" }).click();
-      await expect(page).toHaveURL(new RegExp(`/category/${category}\\?page=2$`));
-      await expect(page.locator(".list-card")).toHaveCount(2);
-      await expect(page.locator(".list-card").last()).toContainText("Пагінація 11");
-      await expect(pages.locator('[aria-current="page"]')).toHaveText("2");
-      expect((await page.goto(`/category/${category}?page=9`))?.status()).toBe(404);
     });
   });
 }
@@ -232,7 +214,7 @@ test.describe("public site (JavaScript on only)", () => {
     await page.waitForFunction(() => (window as unknown as { __remixContext?: unknown }).__remixContext !== undefined);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     await page.locator(".list-card-title a").first().click();
-    await expect(page).toHaveURL(/\/article\//);
+    await expect(page).toHaveURL(/\/article\//, { timeout: 15_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(errors).toEqual([]);
