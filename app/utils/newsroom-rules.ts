@@ -86,11 +86,29 @@ const optionalSlug = z
 /** Body of POST /api/articles/ and PUT /api/articles/{id}, and the editor's form (SPEC §7). */
 export const ArticleInputSchema = z
   .object({
-    title: z.string({ invalid_type_error: "Має бути текстом" }).trim().max(LIMITS.title, MESSAGES.title).default(""),
+    // Field-level checks (not an object refinement), so every message shows at once.
+    title: z
+      .string({ invalid_type_error: "Має бути текстом" })
+      .trim()
+      .min(1, MESSAGES.titleContentRequired)
+      .max(LIMITS.title, MESSAGES.title)
+      .default(""),
     subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
     // Embedded images are stored as files first; the 500,000 limit applies after that (DESIGN §7).
-    content: z.string({ invalid_type_error: "Має бути текстом" }).max(8 * 1024 * 1024, MESSAGES.content).default(""),
-    category_id: z.string({ invalid_type_error: MESSAGES.categoryInvalid }).trim().nullish(),
+    content: z
+      .string({ invalid_type_error: "Має бути текстом" })
+      .max(8 * 1024 * 1024, MESSAGES.content)
+      .refine((v) => v.trim().length > 0, MESSAGES.titleContentRequired)
+      .default(""),
+    category_id: z.preprocess(
+      (v) => v ?? "",
+      z
+        .string({ invalid_type_error: MESSAGES.categoryInvalid })
+        .trim()
+        .min(1, MESSAGES.categoryRequired)
+        // SPEC §5: a category id contains a hyphen (a UUID); anything else means a stale page.
+        .refine((v) => v === "" || (v.includes("-") && v.length <= 64), MESSAGES.categoryInvalid),
+    ),
     tags: z
       .union([z.string(), z.array(z.string({ invalid_type_error: "Тег має бути текстом" }))], {
         invalid_type_error: "Теги: рядок через кому або список",
@@ -112,16 +130,7 @@ export const ArticleInputSchema = z
     slug: optionalSlug,
     /** The version the writer started from; a newer one on the server refuses the save (409). */
     version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.title) ctx.addIssue({ code: "custom", path: ["title"], message: MESSAGES.titleContentRequired });
-    if (!value.content.trim()) ctx.addIssue({ code: "custom", path: ["content"], message: MESSAGES.titleContentRequired });
-    if (!value.category_id) ctx.addIssue({ code: "custom", path: ["category_id"], message: MESSAGES.categoryRequired });
-    else if (!value.category_id.includes("-") || value.category_id.length > 64) {
-      ctx.addIssue({ code: "custom", path: ["category_id"], message: MESSAGES.categoryInvalid });
-    }
-  })
-  .transform((value) => ({ ...value, category_id: value.category_id ?? "" }));
+  });
 
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 
