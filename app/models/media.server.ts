@@ -14,8 +14,9 @@ import { VARIANT_WIDTHS } from "../utils/media-url";
 // original and /media/<name>-w<width>.webp for each resized variant (app/utils/media-url.ts).
 // Nothing a client sends ever names a path: the original file name is only a label.
 
-/** SPEC §9: at most 5 MB (5242880 bytes) per image. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
+
+export { MAX_IMAGE_BYTES };
 /** Decompression bombs: a small file that decodes to a huge bitmap is refused. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 /** Longest file name kept as a label. */
