@@ -141,6 +141,7 @@ import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatusValue } from "../utils/newsroom-rules";
 import { invalidatePublicCache } from "../utils/page-cache.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
+import { storeDataUrlImage } from "./media.server";
 
 type Actor = Pick<User, "id" | "role">;
 
@@ -276,12 +277,29 @@ export async function uniqueArticleSlug(trx: DB, title: string, exceptArticleId?
   return firstFreeSlug(base, (s) => slugInUse(trx, s, exceptArticleId));
 }
 
+// An embedded image in markdown content: ![alt](data:image/png;base64,...).
+const EMBEDDED_IMAGE = /data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi;
+
 /**
- * Hook for embedded images (DESIGN §8): a data URL in featured_image or content is stored as a
- * media file and replaced by its URL. Filled in by the media model once it lands.
+ * DESIGN §8: a data URL in featured_image or content is stored as a media file (media model,
+ * same checks as an upload) and replaced by its URL, so articles stay small. A refused image
+ * becomes a 422 on the field it came from.
  */
-async function storeEmbeddedImages(input: ArticleInput, _actor: Actor): Promise<{ content: string; featuredImage: string | null }> {
-  return { content: input.content, featuredImage: input.featured_image };
+async function storeEmbeddedImages(input: ArticleInput, actor: Actor): Promise<{ content: string; featuredImage: string | null }> {
+  const store = async (dataUrl: string, field: string) => {
+    try {
+      return (await storeDataUrlImage({ dataUrl, userId: actor.id })).url;
+    } catch (error) {
+      if (error instanceof DomainError) throw new DomainError(422, error.message, field);
+      throw error;
+    }
+  };
+  let featuredImage = input.featured_image;
+  if (featuredImage?.startsWith("data:")) featuredImage = await store(featuredImage, "featured_image");
+  let content = input.content;
+  const embedded = [...new Set(content.match(EMBEDDED_IMAGE) ?? [])];
+  for (const dataUrl of embedded) content = content.split(dataUrl).join(await store(dataUrl, "content"));
+  return { content, featuredImage };
 }
 
 /** The slow work of a save (image files, markdown rendering), done before the write lock. */

@@ -1,6 +1,7 @@
 import { data } from "@remix-run/node";
 import type { User } from "../../db/schema";
 import { createArticle, updateArticle } from "../models/article.server";
+import { storeImage } from "../models/media.server";
 import { DomainError } from "./errors";
 import { fieldErrors } from "./http.server";
 import { renderArticleHtml } from "./markdown.server";
@@ -31,15 +32,21 @@ const text = (form: FormData, name: string) => {
   return typeof value === "string" ? value : "";
 };
 
-/** A file chosen without JavaScript becomes a data URL; the save stores it as a media file. */
-async function featuredFromFile(file: File): Promise<string> {
+/** The featured image chosen in the form's file input, stored in the media library. */
+async function storeFeaturedFile(file: File, userId: string): Promise<string> {
   if (!file.type.startsWith("image/")) throw new DomainError(422, MESSAGES.fileNotImage, "featured_image_file");
   if (file.size > LIMITS.imageBytes) throw new DomainError(422, MESSAGES.fileTooLarge, "featured_image_file");
+  let bytes: Buffer;
   try {
-    const bytes = Buffer.from(await file.arrayBuffer());
-    return `data:${file.type};base64,${bytes.toString("base64")}`;
+    bytes = Buffer.from(await file.arrayBuffer());
   } catch {
     throw new DomainError(422, MESSAGES.fileReadError, "featured_image_file");
+  }
+  try {
+    return (await storeImage({ bytes, fileName: file.name, userId })).url;
+  } catch (error) {
+    if (error instanceof DomainError) throw new DomainError(422, error.message, "featured_image_file");
+    throw error;
   }
 }
 
@@ -63,13 +70,14 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
   if (intent === "publish") values.status = "published";
 
   try {
-    const file = form.get("featured_image_file");
-    let featured = values.featured_image;
-    if (form.get("remove_featured_image") === "on") featured = values.featured_image = "";
-    else if (file && typeof file !== "string" && file.size > 0) featured = await featuredFromFile(file);
-
-    const parsed = ArticleInputSchema.safeParse({ ...values, featured_image: featured, version: values.version || undefined });
+    if (form.get("remove_featured_image") === "on") values.featured_image = "";
+    const parsed = ArticleInputSchema.safeParse({ ...values, version: values.version || undefined });
     if (!parsed.success) return fail(fieldErrors(parsed.error) as EditorErrors, 422);
+    // The file is stored once the rest is valid; its URL stays in the form if the save fails.
+    const file = form.get("featured_image_file");
+    if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {
+      parsed.data.featured_image = values.featured_image = await storeFeaturedFile(file, actor.id);
+    }
     if (!id) {
       const article = await createArticle({ actor, input: parsed.data });
       const message = article.status === "published" ? "Статтю успішно створено й опубліковано" : "Статтю успішно створено";

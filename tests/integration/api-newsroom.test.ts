@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/index";
 import { createCategory } from "../../app/models/category.server";
@@ -210,6 +211,25 @@ describe("newsroom API", () => {
     expect(after.fts).toBe(before.fts - 1);
     expect(after.tags).toBe(before.tags - 2);
     expect((await send("GET", `/api/articles/${a.id}`, admin)).status).toBe(404);
+  });
+
+  it("stores data URLs in featured_image and content as media files and saves their URLs", async () => {
+    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: "#c8102e" } }).png().toBuffer();
+    const dataUrl = `data:image/png;base64,${png.toString("base64")}`;
+    const media = async () => Number((await db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const before = await media();
+    const res = await send("POST", "/api/articles/", editor, article({ featured_image: dataUrl, content: `Текст\n\n![Схема](${dataUrl})\n\n![Ще](${dataUrl})` }));
+    expect(res.status).toBe(201);
+    const a = await res.json();
+    expect(a.featured_image).toMatch(/^\/media\/[0-9a-f]{32}\.png$/);
+    expect(a.content).not.toContain("data:");
+    expect(a.content).toMatch(/!\[Схема\]\(\/media\/[0-9a-f]{32}\.png\)/);
+    expect(await media()).toBe(before + 2);
+    const snap = await snapshot();
+    const refused = await send("POST", "/api/articles/", editor, article({ featured_image: `data:image/png;base64,${Buffer.from("<svg onload=alert(1)>").toString("base64")}` }));
+    expect(refused.status).toBe(422);
+    expect(Object.keys((await refused.json()).errors)).toEqual(["featured_image"]);
+    expect(await snapshot()).toEqual(snap);
   });
 
   it("admin list: full-text search, status and category filters, paging, bad params", async () => {

@@ -131,8 +131,13 @@ export function ArticleEditor(props: EditorProps) {
     if (problem) return setFileError(problem);
     setFileError(null);
     try {
-      const url = await readAsDataUrl(file);
-      // Stored in the media library when the article is saved (DESIGN §8).
+      // Stored in the media library right away, inserted by URL (DESIGN §8).
+      const body = new FormData();
+      body.append("file", file, file.name);
+      const response = await fetch("/api/media", { method: "POST", body, credentials: "same-origin" });
+      const result = await response.json().catch(() => null);
+      const url: string | undefined = response.ok ? result?.data?.[0]?.url : undefined;
+      if (!url) return setFileError(result?.detail ?? MESSAGES.fileReadError);
       insertAtCursor(`\n![${pendingAlt.current.replace(/[[\]]/g, "")}](${url})\n`);
     } catch {
       setFileError(MESSAGES.fileReadError);
