@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { AccessDenied } from "~/components/admin/placeholder";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
@@ -71,6 +72,7 @@ export default function EditArticle() {
       flash={flash}
       serverPreview={result?.preview ?? null}
       created={null}
+      draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
     />
   );
@@ -78,4 +80,18 @@ export default function EditArticle() {
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
 
-export { AdminErrorBoundary as ErrorBoundary } from "~/components/admin/error-boundary";
+/** SPEC §8 'Articles': when the article cannot be loaded, the user may still create a new one. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="admin-card" role="alert">
+      <h2>{notFound ? "Статтю не знайдено" : "Помилка завантаження статті"}</h2>
+      <p>
+        {notFound ? "Такої статті немає або її видалено." : "Не вдалося завантажити статтю."} Ви можете{" "}
+        <Link to="/admin/articles/new">створити нову статтю</Link> або повернутися до <Link to="/admin/articles">списку статей</Link>.
+      </p>
+    </section>
+  );
+}

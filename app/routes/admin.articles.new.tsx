@@ -51,6 +51,7 @@ export default function NewArticle() {
       flash={flash}
       serverPreview={result?.preview ?? null}
       created={result?.created ?? null}
+      draftKey={"new"}
       publicUrl={null}
     />
   );

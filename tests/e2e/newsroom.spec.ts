@@ -102,6 +102,12 @@ test.describe("article editor (JavaScript on)", () => {
     await expect.poll(() => asked).toContain("незбережені зміни");
     await expect(page).toHaveURL("/admin/articles/new");
     await expect(field(page, "Заголовок")).toHaveValue("Незбережена");
+
+    // The browser keeps the unsaved text: another tab (or a new sign-in) can restore it.
+    const second = await page.context().newPage();
+    await second.goto("/admin/articles/new");
+    await second.getByRole("button", { name: "Відновити" }).click();
+    await expect(field(second, "Заголовок")).toHaveValue("Незбережена");
   });
 
   test("a save based on an older version is refused, naming who saved, and the text stays", async ({ page, browser }) => {

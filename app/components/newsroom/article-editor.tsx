@@ -34,6 +34,8 @@ export interface EditorProps {
   serverPreview: string | null;
   created: { id: string; message: string } | null;
   publicUrl: string | null;
+  /** Where the browser keeps the unsaved text (per article), restored after a new sign-in. */
+  draftKey: string;
 }
 
 const STATUS_OPTIONS = [
@@ -43,7 +45,7 @@ const STATUS_OPTIONS = [
 ];
 
 export function ArticleEditor(props: EditorProps) {
-  const { mode, initial, categories, canPublish, errors, flash, serverPreview, created, publicUrl } = props;
+  const { mode, initial, categories, canPublish, errors, flash, serverPreview, created, publicUrl, draftKey } = props;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -58,6 +60,38 @@ export function ArticleEditor(props: EditorProps) {
 
   const dirty = (Object.keys(initial) as (keyof EditorValues)[]).some((k) => initial[k] !== v[k]) || featuredPreview !== null;
   const incomplete = !v.title.trim() || !v.content.trim() || !v.category_id;
+
+  // SECURITY.md 'Sign-in and sessions': a session that expires mid-edit must not cost the text.
+  // The browser keeps the unsaved values; after a successful save they are dropped.
+  const storageKey = `newsroom-draft:${draftKey}`;
+  const [localDraft, setLocalDraft] = useState<{ values: EditorValues; savedAt: number } | null>(null);
+  useEffect(() => {
+    try {
+      if (flash || created) return window.localStorage.removeItem(storageKey);
+      const stored = JSON.parse(window.localStorage.getItem(storageKey) ?? "null");
+      if (stored?.values && (Object.keys(initial) as (keyof EditorValues)[]).some((k) => k !== "version" && stored.values[k] !== initial[k])) {
+        setLocalDraft(stored);
+      }
+    } catch {
+      // Storage may be unavailable (private mode); the editor works without it.
+    }
+    // Only when the editor opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    if (created) window.localStorage.removeItem(storageKey);
+  }, [created, storageKey]);
+  useEffect(() => {
+    if (!dirty || created) return;
+    const timer = setTimeout(() => {
+      try {
+        window.localStorage.setItem(storageKey, JSON.stringify({ values: v, savedAt: Date.now() }));
+      } catch {
+        // ignore: storage full or unavailable
+      }
+    }, 500);
+    return () => clearTimeout(timer);
+  }, [v, dirty, created, storageKey]);
 
   // After a create, move to the edit route after 1.5 s (SPEC §4); nothing is unsaved any more.
   useEffect(() => {
@@ -169,6 +203,33 @@ export function ArticleEditor(props: EditorProps) {
         <p className="flash flash-error" role="alert">
           {errorBanner}
         </p>
+      ) : null}
+      {localDraft ? (
+        <div className="flash flash-error" role="alert">
+          <p>Є незбережений текст цієї статті з {new Date(localDraft.savedAt).toLocaleString("uk-UA")}.</p>
+          <div className="editor-actions">
+            <button
+              type="button"
+              className="button button-primary button-small"
+              onClick={() => {
+                setV({ ...localDraft.values, version: v.version });
+                setLocalDraft(null);
+              }}
+            >
+              Відновити
+            </button>
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => {
+                window.localStorage.removeItem(storageKey);
+                setLocalDraft(null);
+              }}
+            >
+              Відкинути
+            </button>
+          </div>
+        </div>
       ) : null}
       {fileError ? (
         <p className="flash flash-error" role="alert">
@@ -307,6 +368,9 @@ export function ArticleEditor(props: EditorProps) {
                   </option>
                 ))}
               </select>
+              {categories.length === 0 ? (
+                <p className="muted small">Категорій ще немає. Зверніться до адміністратора або редактора, щоб їх додали.</p>
+              ) : null}
             </Field>
             <Field label="Теги (через кому)" name="tags" error={errors.tags}>
               <input id="tags" name="tags" value={v.tags} onChange={set("tags")} placeholder="космос, NASA, телескоп" aria-invalid={errors.tags ? true : undefined} />
