@@ -14,6 +14,7 @@ import { getEnv } from "./app/utils/env.server";
 import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -135,7 +136,11 @@ async function main() {
   // capped again where they are read (readBodyText).
   app.use((req, res, next) => {
     const length = Number(req.headers["content-length"] ?? 0);
-    if (length > MAX_BODY_BYTES) return sendError(req, res, 413, "Запит завеликий (більше 8 МБ)");
+    // Image uploads stream each file to disk with its own 5 MB limit (app/utils/upload.server.ts).
+    const upload = req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data");
+    if (length > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) {
+      return sendError(req, res, 413, upload ? "Запит завеликий (більше 12 файлів по 5 МБ)" : "Запит завеликий (більше 8 МБ)");
+    }
     next();
   });
 
