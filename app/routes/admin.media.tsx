@@ -2,7 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { deleteMedia, listMedia, MEDIA_TYPES, mediaStats, type MediaItem, type MediaTypeFilter } from "~/models/media.server";
+import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
+import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
 import styles from "~/styles/media.css";
 import { requireUser } from "~/utils/auth.server";
 import { DomainError } from "~/utils/errors";
@@ -176,7 +177,6 @@ export default function MediaScreen() {
                 <option key={t} value={t}>{TYPE_LABELS[t]}</option>
               ))}
             </select>
-            <input type="hidden" name="view" value={view} />
             <noscript>
               <button type="submit" className="button button-secondary">Search</button>
             </noscript>
@@ -184,6 +184,8 @@ export default function MediaScreen() {
               <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>Grid</button>
               <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>List</button>
             </div>
+            {/* After the view buttons: a clicked button's value comes first in the query. */}
+            <input type="hidden" name="view" value={view} />
           </Form>
 
           <Form
