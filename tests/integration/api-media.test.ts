@@ -11,11 +11,11 @@ import { migrated, postJson, request } from "../helpers";
 const png = (w = 50, h = 40) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 9, g: 99, b: 199 } } }).png().toBuffer();
 const files = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
 const rows = async () => Number((await db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-const auth = (token?: string) => (token ? { Authorization: `Bearer ${token}` } : {});
+const auth = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
 
 function upload(token: string | undefined, parts: { name: string; bytes: Buffer | string; type?: string }[]) {
   const form = new FormData();
-  for (const part of parts) form.append("files", new Blob([part.bytes], { type: part.type ?? "application/octet-stream" }), part.name);
+  for (const part of parts) form.append("files", new Blob([typeof part.bytes === "string" ? part.bytes : new Uint8Array(part.bytes)], { type: part.type ?? "application/octet-stream" }), part.name);
   return request("/api/media", { method: "POST", headers: auth(token), body: form });
 }
 
@@ -99,7 +99,6 @@ describe("/api/media", () => {
       method: "POST",
       headers: { ...auth(admin), "Content-Type": `multipart/form-data; boundary=${boundary}` },
       body,
-      // @ts-expect-error Node's fetch needs this for a stream body
       duplex: "half",
     });
     expect(res.status).toBe(400);
