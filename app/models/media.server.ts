@@ -248,8 +248,9 @@ export function toMediaItem(row: MediaRow): MediaItem {
   };
 }
 
-export const MEDIA_TYPES = ["all", "image", "video", "document"] as const;
-export type MediaTypeFilter = (typeof MEDIA_TYPES)[number];
+import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
+
+export { MEDIA_TYPES, type MediaTypeFilter };
 
 const registered = new WeakSet<object>();
 function registerUnicodeLower() {

@@ -2,7 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { deleteMedia, listMedia, MEDIA_TYPES, mediaStats, type MediaItem, type MediaTypeFilter } from "~/models/media.server";
+import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
+import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
 import styles from "~/styles/media.css";
 import { requireUser } from "~/utils/auth.server";
 import { DomainError } from "~/utils/errors";
@@ -10,7 +11,7 @@ import { formatDate } from "~/utils/format";
 import { variantUrl } from "~/utils/media-url";
 import { invalidatePublicCache } from "~/utils/page-cache.server";
 import { getSession, sessionStorage } from "~/utils/session.server";
-import { NotMultipartError, parseImageUpload, type Rejection } from "~/utils/upload.server";
+import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/utils/upload.server";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
@@ -53,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const error = stored.length + rejected.length === 0 ? "Оберіть хоча б одне зображення" : undefined;
       return data<ActionResult>({ intent: "upload", stored, rejected, error }, { status: stored.length || !rejected.length ? 200 : 422 });
     } catch (error) {
-      if (error instanceof NotMultipartError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
+      if (error instanceof NotMultipartError || error instanceof UploadAbortedError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
         return data<ActionResult>({ intent: "upload", stored: [], rejected: [], error: "Upload failed. Please try again." }, { status: 400 });
       }
       throw error;
@@ -88,6 +89,8 @@ export default function MediaScreen() {
   const { q, type, view, tab } = readQuery(new URL(`http://x/?${params}`));
   const [selected, setSelected] = useState<string[]>([]);
   const [toast, setToast] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const navigation = useNavigation();
   const submit = useSubmit();
   const searchTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -176,7 +179,6 @@ export default function MediaScreen() {
                 <option key={t} value={t}>{TYPE_LABELS[t]}</option>
               ))}
             </select>
-            <input type="hidden" name="view" value={view} />
             <noscript>
               <button type="submit" className="button button-secondary">Search</button>
             </noscript>
@@ -184,6 +186,8 @@ export default function MediaScreen() {
               <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>Grid</button>
               <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>List</button>
             </div>
+            {/* After the view buttons: a clicked button's value comes first in the query. */}
+            <input type="hidden" name="view" value={view} />
           </Form>
 
           <Form
@@ -197,7 +201,7 @@ export default function MediaScreen() {
             <input type="hidden" name="intent" value="delete" />
             <div className="toolbar">
               <span className="muted small">{items.length} shown</span>
-              <button type="submit" className="button button-danger" disabled={navigation.state === "submitting"}>
+              <button type="submit" className="button button-danger" disabled={navigation.state === "submitting" || (hydrated && selected.length === 0)}>
                 Delete Selected ({selected.length})
               </button>
             </div>
