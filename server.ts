@@ -14,6 +14,8 @@ import { getEnv } from "./app/utils/env.server";
 import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
+import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
+import { flushViews } from "./app/utils/view-counter.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -159,15 +161,21 @@ async function main() {
       .catch(next);
   });
 
-  app.all(
-    "*",
-    (req, res, next) =>
-      createRequestHandler({
-        build,
-        mode: env.NODE_ENV,
-        getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-      })(req, res, next),
-  );
+  // Page views are counted before the cache, so a cache hit counts too (DESIGN §9); the counts
+  // are written in batches, one transaction per second.
+  app.use(countViews());
+  // Anonymous public pages, feeds and public JSON from memory; staff bypass it.
+  app.use(publicPageCache());
+
+  // One Remix handler (it derives its route tables once), replaced when a dev rebuild lands.
+  const remixHandler = (current: ServerBuild) =>
+    createRequestHandler({
+      build: current,
+      mode: env.NODE_ENV,
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    });
+  let handleRemix = remixHandler(build);
+  app.all("*", (req, res, next) => handleRemix(req, res, next));
 
   app.use(errorHandler);
 
@@ -180,6 +188,7 @@ async function main() {
     // `remix dev --manual` rebuilds into build/remix; load the new build and tell it we did.
     watch(resolve("build/remix"), async () => {
       build = (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
+      handleRemix = remixHandler(build);
       broadcastDevReady(build);
     });
   }
@@ -192,6 +201,8 @@ async function main() {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(async () => {
+      // Views counted but not yet written go to the database before it closes.
+      await flushViews().catch((error) => console.error("Page views lost at shutdown:", error));
       await stopSanitizer();
       await closeDatabase();
       process.exit(0);
