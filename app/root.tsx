@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import styles from "./styles/app.css";
@@ -25,8 +26,10 @@ export const meta: MetaFunction = () => [
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // Public pages take their language from the SEO settings (issue 5); the admin stays Ukrainian.
+  const publicData = useRouteLoaderData<{ site?: { language?: string } }>("routes/_public");
   return (
-    <html lang="uk">
+    <html lang={publicData?.site?.language ?? "uk"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

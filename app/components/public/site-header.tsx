@@ -1,0 +1,89 @@
+import { Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Clock } from "./clock";
+
+export interface MenuCategory {
+  name: string;
+  slug: string;
+}
+
+function MenuLinks({ categories, onChoose }: { categories: MenuCategory[]; onChoose?: () => void }) {
+  return (
+    <ul>
+      <li>
+        <NavLink to="/" end prefetch="intent" onClick={onChoose}>
+          Latest news
+        </NavLink>
+      </li>
+      {categories.map((c) => (
+        <li key={c.slug}>
+          <NavLink to={`/category/${c.slug}`} prefetch="intent" onClick={onChoose}>
+            {c.name}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Top bar, logo and menus (SPEC §2 'Header and footer'). The mobile menu is a <details>: it opens
+ * and closes without JavaScript; with JavaScript it also closes when a link is chosen.
+ */
+export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; categories: MenuCategory[]; now: string }) {
+  const mobile = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  const close = () => {
+    if (mobile.current) mobile.current.open = false;
+  };
+  useEffect(close, [location.pathname, location.search]);
+
+  return (
+    <header className="site-header">
+      <div className="topbar">
+        <div className="container topbar-inner">
+          <div className="topbar-left">
+            <button type="button" className="topbar-lang" aria-label="Мова: українська" aria-pressed="true">
+              UA
+            </button>
+            <Clock now={now} />
+            <span className="topbar-marker" title="Температура">
+              Київ °C
+            </span>
+            <span className="topbar-marker" title="Курс валют">
+              USD/UAH
+            </span>
+          </div>
+          <div className="topbar-right">
+            <span className="topbar-live">
+              <span className="live-dot" aria-hidden="true" /> Прямий ефір
+            </span>
+            <Link to="/search" className="topbar-search" prefetch="intent">
+              <span aria-hidden="true">⌕</span> Пошук
+            </Link>
+          </div>
+        </div>
+      </div>
+      <div className="container masthead">
+        <Link to="/" className="logo" aria-label={`${siteTitle} — на головну`}>
+          <span className="logo-mark" aria-hidden="true">Н</span>
+          <span className="logo-text">{siteTitle}</span>
+        </Link>
+        <details className="mobile-menu" ref={mobile}>
+          <summary className="mobile-menu-toggle">
+            <span className="burger" aria-hidden="true" />
+            <span>Меню</span>
+          </summary>
+          <nav aria-label="Мобільне меню" className="mobile-nav">
+            <MenuLinks categories={categories} onChoose={close} />
+          </nav>
+        </details>
+      </div>
+      <nav aria-label="Головне меню" className="main-nav">
+        <div className="container">
+          <MenuLinks categories={categories} />
+        </div>
+      </nav>
+    </header>
+  );
+}

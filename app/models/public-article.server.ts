@@ -1,0 +1,313 @@
+import { sql } from "kysely";
+import { db } from "../../db/index";
+import type { BlockId } from "../../db/schema";
+import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
+import { MENU_CATEGORY_SLUGS } from "./category.server";
+import { formatPublicDate } from "../utils/public-format";
+import { buildMatchQuery } from "../utils/search-query";
+
+// Reads of published articles for the public site (home, article, category, search, feeds and
+// their JSON doors). Kept beside article.server.ts rather than in it so the newsroom's writes and
+// these reads can change independently. Every function returns plain data, never HTTP.
+
+/** Fallback stock image for cards and articles without one (SPEC §3 'Card view model'). */
+export const FALLBACK_IMAGE = "/images/fallback.jpg";
+
+/** SPEC §3 'Card view model' (public), as the pages and GET /api/homepage/public use it. */
+export interface Card {
+  id: string;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  /** Category name, or null (blocks show 'News', the main list 'Science'). */
+  category: string | null;
+  category_slug: string | null;
+  /** Published date in uk-UA format, else 'Just now'. */
+  time: string;
+  published_at: string | null;
+  views: number;
+  author: string;
+  image: string;
+  /** '/article/{slug}'; null for built-in sample cards, which have no page. */
+  url: string | null;
+}
+
+function cardQuery() {
+  return db
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .leftJoin("users", "users.id", "articles.author_id")
+    .select([
+      "articles.id",
+      "articles.slug",
+      "articles.title",
+      "articles.subtitle",
+      "articles.published_at",
+      "articles.views",
+      "articles.featured_image",
+      "categories.name as category_name",
+      "categories.slug as category_slug",
+      "users.name as author_name",
+      "users.username as author_username",
+    ])
+    .where("articles.status", "=", "published");
+}
+
+type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>["execute"]>>[number];
+
+export function toCard(row: CardRow): Card {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title || "No title",
+    subtitle: row.subtitle || null,
+    category: row.category_name ?? null,
+    category_slug: row.category_slug ?? null,
+    time: row.published_at ? formatPublicDate(row.published_at) : "Just now",
+    published_at: row.published_at,
+    views: Number(row.views ?? 0),
+    author: row.author_name || row.author_username || "Science Admin",
+    image: row.featured_image || FALLBACK_IMAGE,
+    url: `/article/${row.slug}`,
+  };
+}
+
+/** Whether any article is published at all (else the home shows the built-in sample). */
+export async function hasPublishedArticles(): Promise<boolean> {
+  const row = await db.selectFrom("articles").select("id").where("status", "=", "published").limit(1).executeTakeFirst();
+  return Boolean(row);
+}
+
+export type HomepageBlocks = Record<BlockId, Card[]>;
+
+/**
+ * The public homepage: the saved layout's published articles per block, in order; an empty block
+ * is filled with the newest published articles not already on the page (DESIGN §8). Returns
+ * undefined when nothing is published (the caller shows the built-in sample).
+ */
+export async function getPublicHomepage(): Promise<HomepageBlocks | undefined> {
+  const layout = await getHomepageLayout();
+  const ids = [...new Set(Object.values(layout).flat())];
+  const rows = ids.length ? await cardQuery().where("articles.id", "in", ids).execute() : [];
+  const byId = new Map(rows.map((r) => [r.id, toCard(r)]));
+  const blocks = {} as HomepageBlocks;
+  const onPage = new Set<string>();
+  for (const def of HOMEPAGE_BLOCKS) {
+    blocks[def.id] = layout[def.id].flatMap((id) => byId.get(id) ?? []).slice(0, def.maxArticles);
+    for (const card of blocks[def.id]) onPage.add(card.id);
+  }
+  const empty = HOMEPAGE_BLOCKS.filter((def) => blocks[def.id].length === 0);
+  if (empty.length) {
+    const needed = empty.reduce((sum, def) => sum + def.maxArticles, 0);
+    let query = cardQuery().orderBy("articles.published_at", "desc").limit(needed);
+    if (onPage.size) query = query.where("articles.id", "not in", [...onPage]);
+    const fill = (await query.execute()).map(toCard);
+    if (!fill.length && onPage.size === 0) return undefined;
+    for (const def of empty) blocks[def.id] = fill.splice(0, def.maxArticles);
+  }
+  return blocks;
+}
+
+/** Up to `limit` other published articles of a category, newest first (hero's related tiles). */
+export async function listRelated({ categorySlug, excludeIds, limit }: { categorySlug: string | null; excludeIds: string[]; limit: number }) {
+  let query = cardQuery().orderBy("articles.published_at", "desc").limit(limit);
+  if (categorySlug) query = query.where("categories.slug", "=", categorySlug);
+  if (excludeIds.length) query = query.where("articles.id", "not in", excludeIds);
+  return (await query.execute()).map(toCard);
+}
+
+/** The newest published articles as cards. */
+export async function listLatestCards({ limit, offset = 0 }: { limit: number; offset?: number }) {
+  return (await cardQuery().orderBy("articles.published_at", "desc").limit(limit).offset(offset).execute()).map(toCard);
+}
+
+/** One page of a category's published articles, newest first, with the total. */
+export async function listCategoryCards({ categoryId, page, perPage }: { categoryId: string; page: number; perPage: number }) {
+  const [rows, count] = await Promise.all([
+    cardQuery()
+      .where("articles.category_id", "=", categoryId)
+      .orderBy("articles.published_at", "desc")
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    db
+      .selectFrom("articles")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("category_id", "=", categoryId)
+      .where("status", "=", "published")
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { cards: rows.map(toCard), total: Number(count.n) };
+}
+
+/** Total published articles (the search page's listing without a query). */
+export async function countPublished(): Promise<number> {
+  const row = await db
+    .selectFrom("articles")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "published")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * A published article by slug or id with everything its page shows, or `{ redirectTo }` when the
+ * slug is an old one of a published article (answered with a 301), or undefined.
+ */
+export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
+  const article = await db
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .leftJoin("users", "users.id", "articles.author_id")
+    .select([
+      "articles.id",
+      "articles.slug",
+      "articles.title",
+      "articles.subtitle",
+      "articles.content_html",
+      "articles.published_at",
+      "articles.updated_at",
+      "articles.views",
+      "articles.featured_image",
+      "articles.seo_title",
+      "articles.seo_description",
+      "articles.meta_keywords",
+      "articles.og_image",
+      "articles.canonical_url",
+      "categories.name as category_name",
+      "categories.slug as category_slug",
+      "users.name as author_name",
+      "users.username as author_username",
+    ])
+    .where("articles.status", "=", "published")
+    .where((eb) => eb.or([eb("articles.slug", "=", slugOrId), eb("articles.id", "=", slugOrId)]))
+    .executeTakeFirst();
+  if (!article) {
+    const moved = await db
+      .selectFrom("slug_redirects")
+      .innerJoin("articles", "articles.id", "slug_redirects.article_id")
+      .select("articles.slug")
+      .where("slug_redirects.old_slug", "=", slugOrId)
+      .where("articles.status", "=", "published")
+      .executeTakeFirst();
+    return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
+  }
+  const tags = await db
+    .selectFrom("article_tags")
+    .innerJoin("tags", "tags.id", "article_tags.tag_id")
+    .select("tags.name")
+    .where("article_tags.article_id", "=", article.id)
+    .orderBy("article_tags.position")
+    .execute();
+  return {
+    article: {
+      ...article,
+      title: article.title || "No title",
+      views: Number(article.views ?? 0),
+      author: article.author_name || article.author_username || "Science Admin",
+      image: article.featured_image || null,
+      time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
+      tags: tags.map((t) => t.name),
+    },
+  };
+}
+
+export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPublicArticle>>, { article: unknown }>>["article"];
+
+/** The newest published articles for the RSS feed (with their summary text). */
+export async function listFeedArticles({ limit }: { limit: number }) {
+  return db
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .leftJoin("users", "users.id", "articles.author_id")
+    .select([
+      "articles.slug",
+      "articles.title",
+      "articles.subtitle",
+      "articles.seo_description",
+      "articles.published_at",
+      "articles.featured_image",
+      "categories.name as category_name",
+      "users.name as author_name",
+      "users.username as author_username",
+    ])
+    .where("articles.status", "=", "published")
+    .orderBy("articles.published_at", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** Everything a sitemap lists: the menu categories and every published article's last change. */
+export async function listSitemapEntries() {
+  const [categories, articles] = await Promise.all([
+    db.selectFrom("categories").select(["slug", "updated_at"]).where("slug", "in", [...MENU_CATEGORY_SLUGS]).execute(),
+    db
+      .selectFrom("articles")
+      .select(["slug", "updated_at", "published_at"])
+      .where("status", "=", "published")
+      .orderBy("published_at", "desc")
+      .execute(),
+  ]);
+  return { categories, articles };
+}
+
+/** One search hit: the card plus highlighted title and snippet, marked with \u0001...\u0002. */
+export interface SearchHit extends Card {
+  title_marked: string;
+  snippet: string;
+}
+
+/**
+ * Full-text search over published articles (FTS5, ranked by bm25 with the title weighted most).
+ * The user's text never reaches MATCH as syntax: buildMatchQuery quotes every word. An input
+ * without words gives no hits.
+ */
+export async function searchArticles({ q, page, perPage }: { q: string; page: number; perPage: number }) {
+  const match = buildMatchQuery(q);
+  if (!match) return { hits: [] as SearchHit[], total: 0 };
+  const base = db
+    .selectFrom("articles_fts")
+    .innerJoin("articles", "articles.id", "articles_fts.article_id")
+    .where(sql<boolean>`articles_fts match ${match}`)
+    .where("articles.status", "=", "published");
+  const [rows, count] = await Promise.all([
+    base
+      .leftJoin("categories", "categories.id", "articles.category_id")
+      .leftJoin("users", "users.id", "articles.author_id")
+      .select([
+        "articles.id",
+        "articles.slug",
+        "articles.title",
+        "articles.subtitle",
+        "articles.published_at",
+        "articles.views",
+        "articles.featured_image",
+        "categories.name as category_name",
+        "categories.slug as category_slug",
+        "users.name as author_name",
+        "users.username as author_username",
+        sql<string>`highlight(articles_fts, 1, char(1), char(2))`.as("title_marked"),
+        sql<string>`snippet(articles_fts, -1, char(1), char(2), '…', 24)`.as("snippet"),
+      ])
+      .orderBy(sql`bm25(articles_fts, 0, 10.0, 4.0, 1.0, 3.0)`)
+      .orderBy("articles.published_at", "desc")
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    hits: rows.map((r): SearchHit => ({ ...toCard(r), title_marked: r.title_marked || r.title, snippet: cleanSnippet(r.snippet) })),
+    total: Number(count.n),
+  };
+}
+
+/** Snippets come from the markdown source: drop its syntax so readers see prose. */
+function cleanSnippet(text: string | null): string {
+  return (text ?? "")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[#*_>`]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}

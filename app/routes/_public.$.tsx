@@ -1,0 +1,33 @@
+import { data, type MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { HomePage } from "~/components/public/home-page";
+import { loadHome } from "~/utils/public-home.server";
+import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
+import type { loader as layoutLoader } from "./_public";
+
+// Any other path (SPEC §2): the home-style fallback, but answered with 404 so search engines do
+// not index junk URLs.
+export async function loader() {
+  return data({ home: await loadHome() }, { status: 404 });
+}
+
+export default function NotFoundFallback() {
+  const { home } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof layoutLoader>("routes/_public");
+  if (!layout) return null;
+  return (
+    <HomePage
+      site={layout.site}
+      home={home}
+      notice={
+        <div className="notice" role="status">
+          <h1>Сторінку не знайдено</h1>
+          <p>Такої адреси на сайті немає. Ось найсвіжіші новини.</p>
+        </div>
+      }
+    />
+  );
+}
+
+export const meta: MetaFunction = ({ matches, location }) =>
+  buildMeta(siteFromMatches(matches), { title: "Сторінку не знайдено", path: location.pathname, robots: "noindex, follow" });

@@ -1,0 +1,25 @@
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { HomePage } from "~/components/public/home-page";
+import { loadHome } from "~/utils/public-home.server";
+import { getVerificationMeta } from "~/utils/public-site.server";
+import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
+import type { loader as layoutLoader } from "./_public";
+
+// SPEC §2 'Home page': the saved homepage layout, rendered on the server.
+export async function loader() {
+  const [home, verification] = await Promise.all([loadHome(), getVerificationMeta()]);
+  return { home, verification };
+}
+
+export default function Home() {
+  const { home } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof layoutLoader>("routes/_public");
+  if (!layout) return null;
+  return <HomePage site={layout.site} home={home} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  ...buildMeta(siteFromMatches(matches), { path: "/" }),
+  ...(data?.verification ?? []).map((v) => ({ name: v.name, content: v.content })),
+];

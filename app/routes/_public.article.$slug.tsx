@@ -1,0 +1,154 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { CategoryBadge } from "~/components/public/cards";
+import { getPublicArticle, type PublicArticle } from "~/models/public-article.server";
+import { responsiveImage } from "~/utils/media-url";
+import { formatViews } from "~/utils/public-format";
+import type { PublicSite } from "~/utils/public-site.server";
+import { buildMeta, jsonLd, siteFromMatches } from "~/utils/seo-meta";
+import type { loader as layoutLoader } from "./_public";
+
+// SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):
+// nothing is parsed or sanitised here. Views are counted by the server middleware, not here.
+export async function loader({ params }: LoaderFunctionArgs) {
+  const slug = params.slug ?? "";
+  const found = await getPublicArticle({ slugOrId: slug });
+  if (!found) throw new Response("Article not found", { status: 404 });
+  if (!found.article) throw redirect(`/article/${encodeURIComponent(found.redirectTo)}`, 301);
+  return { article: found.article };
+}
+
+/** SPEC §5: a failed article image is replaced by the note 'Failed to load image: {alt}'. */
+function useImageErrorNotes(html: string) {
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = body.current;
+    if (!root) return;
+    const fail = (img: HTMLImageElement) => {
+      if (img.dataset.failed) return;
+      img.dataset.failed = "1";
+      const note = document.createElement("p");
+      note.className = "image-error";
+      note.setAttribute("role", "note");
+      note.textContent = `Failed to load image: ${img.alt || "Image in article"}`;
+      img.replaceWith(note);
+    };
+    const images = Array.from(root.querySelectorAll("img"));
+    const listeners = images.map((img) => {
+      const onError = () => fail(img);
+      // An image that failed before hydration has already fired its error event.
+      if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) fail(img);
+      else img.addEventListener("error", onError);
+      return () => img.removeEventListener("error", onError);
+    });
+    return () => listeners.forEach((remove) => remove());
+  }, [html]);
+  return body;
+}
+
+function articleJsonLd(site: PublicSite, a: PublicArticle) {
+  const url = `${site.baseUrl}/article/${a.slug}`;
+  const image = a.image ? (a.image.startsWith("http") ? a.image : `${site.baseUrl}${a.image}`) : site.ogImage;
+  return {
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    headline: a.seo_title || a.title,
+    description: a.seo_description || a.subtitle || undefined,
+    image: [image],
+    datePublished: a.published_at ?? undefined,
+    dateModified: a.updated_at ?? a.published_at ?? undefined,
+    author: { "@type": "Person", name: a.author },
+    articleSection: a.category_name ?? undefined,
+    keywords: a.tags.length ? a.tags.join(", ") : undefined,
+    mainEntityOfPage: url,
+    url,
+    publisher: {
+      "@type": "NewsMediaOrganization",
+      name: site.title,
+      url: `${site.baseUrl}/`,
+      logo: { "@type": "ImageObject", url: `${site.baseUrl}/favicon.ico` },
+    },
+  };
+}
+
+export default function ArticlePage() {
+  const { article } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof layoutLoader>("routes/_public");
+  const body = useImageErrorNotes(article.content_html);
+  const card = { category: article.category_name, category_slug: article.category_slug } as Parameters<typeof CategoryBadge>[0]["card"];
+  return (
+    <article className="article">
+      <header className="article-header">
+        <p className="article-badges">
+          <CategoryBadge card={card} />
+          <time dateTime={article.published_at ?? undefined}>{article.time}</time>
+        </p>
+        <h1 className="article-title">{article.title}</h1>
+        {article.subtitle ? <p className="article-subtitle">{article.subtitle}</p> : null}
+        <p className="card-meta">
+          <span>{article.author}</span>
+          <span aria-hidden="true"> · </span>
+          <span>{formatViews(article.views)} переглядів</span>
+        </p>
+      </header>
+      {article.image ? (
+        <figure className="article-image">
+          <img {...responsiveImage(article.image, "(max-width: 900px) 100vw, 860px")} alt={article.title} width={1200} height={675} decoding="async" />
+        </figure>
+      ) : null}
+      {article.content_html ? (
+        // content_html was sanitised when the article was saved (DESIGN §9).
+        <div ref={body} className="article-body" dangerouslySetInnerHTML={{ __html: article.content_html }} />
+      ) : (
+        <p className="article-unavailable">
+          Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.
+        </p>
+      )}
+      {article.tags.length ? (
+        <ul className="article-tags" aria-label="Теги">
+          {article.tags.map((t) => (
+            <li key={t}>
+              <Link to={`/search?q=${encodeURIComponent(t)}`}>#{t}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {layout ? <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(articleJsonLd(layout.site, article)) }} /> : null}
+    </article>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
+  const site = siteFromMatches(matches);
+  if (!data) return buildMeta(site, { title: "Article not found", path: location.pathname, robots: "noindex, follow" });
+  const a = data.article;
+  return buildMeta(site, {
+    title: a.seo_title || a.title,
+    description: a.seo_description || a.subtitle,
+    path: a.canonical_url || `/article/${a.slug}`,
+    image: a.og_image || a.image,
+    type: "article",
+    publishedTime: a.published_at,
+    modifiedTime: a.updated_at,
+    section: a.category_name,
+    tags: a.tags,
+    keywords: a.meta_keywords,
+  });
+};
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="page-error">
+      <h1>{notFound ? "Article not found" : "Error"}</h1>
+      <p>{notFound ? "Статтю не знайдено: можливо, її перенесли або видалили." : "Error loading article"}</p>
+      <p>
+        <Link to="/" className="button button-primary">
+          На головну
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { CardLink, ListCard, Meta } from "~/components/public/cards";
+import { MarkedText } from "~/components/public/marked-text";
+import { Pagination } from "~/components/public/pagination";
+import { PublicError } from "~/components/public/page-error";
+import { countPublished, listLatestCards, searchArticles } from "~/models/public-article.server";
+import { getSettings } from "~/models/settings.server";
+import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
+import { pageParam } from "~/utils/paging";
+
+// Full-text search (issue 3 'Search'). Without a query it lists all news, newest first (the
+// 'ALL SCIENCE NEWS' button leads here). Any input gives a normal page: see search-query.ts.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
+  const { posts_per_page: perPage } = await getSettings("content");
+  const page = pageParam(request);
+  if (!q.trim()) {
+    const [cards, total] = await Promise.all([listLatestCards({ limit: perPage, offset: (page - 1) * perPage }), countPublished()]);
+    return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, hits: [], latest: cards };
+  }
+  const { hits, total } = await searchArticles({ q, page, perPage });
+  return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, hits, latest: [] };
+}
+
+export default function SearchPage() {
+  const { q, page, pages, total, hits, latest } = useLoaderData<typeof loader>();
+  const searching = q.trim() !== "";
+  return (
+    <div className="search-page">
+      <header className="listing-header">
+        <h1>{searching ? `Пошук: «${q}»` : "Усі новини"}</h1>
+        <Form method="get" action="/search" role="search" className="search-form">
+          <label htmlFor="search-q" className="sr-only">
+            Пошук по статтях
+          </label>
+          <input id="search-q" type="search" name="q" defaultValue={q} key={q} placeholder="Наприклад: вакцини, космос, штучний інтелект" maxLength={200} />
+          <button type="submit" className="button button-primary">
+            Шукати
+          </button>
+        </Form>
+        {searching ? (
+          <p className="muted" role="status">
+            {total ? `Знайдено статей: ${total}` : "Нічого не знайдено. Спробуйте інші слова."}
+          </p>
+        ) : null}
+      </header>
+      {searching ? (
+        <ol className="search-results">
+          {hits.map((hit) => (
+            <li key={hit.id} className="search-hit">
+              <h2 className="search-hit-title">
+                <CardLink card={hit}>
+                  <MarkedText text={hit.title_marked} />
+                </CardLink>
+              </h2>
+              {hit.snippet ? (
+                <p className="search-snippet">
+                  <MarkedText text={hit.snippet} />
+                </p>
+              ) : null}
+              <p className="card-meta">
+                <span className="badge">{hit.category || "News"}</span>
+              </p>
+              <Meta card={hit} />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <div className="list-cards">
+          {latest.map((c) => (
+            <ListCard key={c.id} card={c} headingLevel={2} />
+          ))}
+        </div>
+      )}
+      <Pagination page={page} pages={pages} href={(n) => `/search?${new URLSearchParams({ ...(searching ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`} />
+      {searching && !total ? (
+        <p>
+          <Link to="/search">Переглянути всі новини</Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  buildMeta(siteFromMatches(matches), {
+    title: data?.q ? `Пошук: ${data.q}` : "Усі новини",
+    path: "/search",
+    // Result pages are not for indexing; the listing of all news is.
+    robots: data?.q ? "noindex, follow" : undefined,
+  });
+
+export function ErrorBoundary() {
+  return <PublicError />;
+}

@@ -1,0 +1,7 @@
+import { xml } from "remix-utils/responses";
+import { buildSitemap } from "~/utils/feeds.server";
+
+// SPEC §7: the sitemap submitted to Search Console; the same document as /sitemap.xml.
+export async function loader() {
+  return xml(await buildSitemap());
+}

@@ -1,0 +1,6 @@
+import { txt } from "remix-utils/responses";
+import { buildRobots } from "~/utils/feeds.server";
+
+export async function loader() {
+  return txt(await buildRobots());
+}
