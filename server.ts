@@ -15,6 +15,7 @@ import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
 import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
 import { flushViews } from "./app/utils/view-counter.server";
 
 declare module "@remix-run/node" {
@@ -137,7 +138,11 @@ async function main() {
   // capped again where they are read (readBodyText).
   app.use((req, res, next) => {
     const length = Number(req.headers["content-length"] ?? 0);
-    if (length > MAX_BODY_BYTES) return sendError(req, res, 413, "Запит завеликий (більше 8 МБ)");
+    // Image uploads stream each file to disk with its own 5 MB limit (app/utils/upload.server.ts).
+    const upload = req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data");
+    if (length > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) {
+      return sendError(req, res, 413, upload ? "Запит завеликий (більше 12 файлів по 5 МБ)" : "Запит завеликий (більше 8 МБ)");
+    }
     next();
   });
 

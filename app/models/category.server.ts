@@ -34,3 +34,124 @@ export async function listMenuCategories() {
   const bySlug = new Map(rows.map((r) => [r.slug, r]));
   return MENU_CATEGORY_SLUGS.flatMap((slug) => bySlug.get(slug) ?? []);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Newsroom: category management (SPEC §2 'Categories', DESIGN §5: admin and editor write,
+// reporters read). The /admin/categories screen and /api/categories call these same functions.
+
+import { randomUUID } from "node:crypto";
+import { writeTransaction, type DB } from "../../db/index";
+import type { CategoryInput } from "../utils/newsroom-rules";
+import { DomainError } from "../utils/errors";
+import { invalidatePublicCache } from "../utils/page-cache.server";
+import { firstFreeSlug, slugify } from "../utils/slug.server";
+
+export interface CategoryView {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  article_count: number;
+}
+
+function categoryQuery(executor: DB = db) {
+  return executor
+    .selectFrom("categories")
+    .select((eb) => [
+      "categories.id",
+      "categories.name",
+      "categories.slug",
+      "categories.description",
+      "categories.created_at",
+      "categories.updated_at",
+      eb
+        .selectFrom("articles")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .whereRef("articles.category_id", "=", "categories.id")
+        .as("article_count"),
+    ]);
+}
+
+const toView = (row: Omit<CategoryView, "article_count"> & { article_count: number | null }): CategoryView => ({
+  ...row,
+  article_count: Number(row.article_count ?? 0),
+});
+
+/** Every category by name, with how many articles use each ({ data, total }). */
+export async function listCategories({ skip = 0, limit = 100 }: { skip?: number; limit?: number } = {}) {
+  const [rows, total] = await Promise.all([
+    categoryQuery().orderBy("categories.name").offset(skip).limit(limit).execute(),
+    db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { categories: rows.map(toView), total: Number(total.n) };
+}
+
+/** A category by id, or undefined. */
+export async function getCategoryById({ id }: { id: string }, executor: DB = db): Promise<CategoryView | undefined> {
+  const row = await categoryQuery(executor).where("categories.id", "=", id).executeTakeFirst();
+  return row ? toView(row) : undefined;
+}
+
+async function slugTaken(trx: DB, slug: string, exceptId?: string) {
+  const row = await trx
+    .selectFrom("categories")
+    .select("id")
+    .where("slug", "=", slug)
+    .$if(Boolean(exceptId), (qb) => qb.where("id", "!=", exceptId!))
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** Creates a category; the slug comes from the name (unique), or is given (409 when taken). */
+export async function createCategory({ input }: { input: CategoryInput }): Promise<CategoryView> {
+  const id = randomUUID();
+  await writeTransaction(async (trx) => {
+    let slug = input.slug;
+    if (slug && (await slugTaken(trx, slug))) throw new DomainError(409, "Категорія з таким slug уже існує", "slug");
+    slug ??= await firstFreeSlug(slugify(input.name) || "katehoriia", (s) => slugTaken(trx, s));
+    const now = new Date().toISOString();
+    await trx
+      .insertInto("categories")
+      .values({ id, name: input.name, slug, description: input.description, created_at: now, updated_at: now })
+      .execute();
+  });
+  invalidatePublicCache();
+  return (await getCategoryById({ id }))!;
+}
+
+/** Changes name, description and (when given) slug; an empty slug keeps the current one. */
+export async function updateCategory({ id, input }: { id: string; input: CategoryInput }): Promise<CategoryView> {
+  await writeTransaction(async (trx) => {
+    const current = await trx.selectFrom("categories").select(["id", "slug"]).where("id", "=", id).executeTakeFirst();
+    if (!current) throw new DomainError(404, "Категорію не знайдено");
+    const slug = input.slug ?? current.slug;
+    if (slug !== current.slug && (await slugTaken(trx, slug, id))) {
+      throw new DomainError(409, "Категорія з таким slug уже існує", "slug");
+    }
+    await trx
+      .updateTable("categories")
+      .set({ name: input.name, description: input.description, slug, updated_at: new Date().toISOString() })
+      .where("id", "=", id)
+      .execute();
+  });
+  invalidatePublicCache();
+  return (await getCategoryById({ id }))!;
+}
+
+/** Deletes an unused category; 409 while any article (of any status) still belongs to it. */
+export async function deleteCategory({ id }: { id: string }): Promise<void> {
+  await writeTransaction(async (trx) => {
+    const current = await getCategoryById({ id }, trx);
+    if (!current) throw new DomainError(404, "Категорію не знайдено");
+    if (current.article_count > 0) {
+      throw new DomainError(
+        409,
+        `Категорію «${current.name}» не можна видалити: її використовують статті (${current.article_count}). Спершу перенесіть їх до іншої категорії.`,
+      );
+    }
+    await trx.deleteFrom("categories").where("id", "=", id).execute();
+  });
+  invalidatePublicCache();
+}

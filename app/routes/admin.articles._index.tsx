@@ -1,21 +1,338 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
+import { canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
+import { listCategories } from "~/models/category.server";
+import styles from "~/styles/newsroom.css";
 import { requireUser } from "~/utils/auth.server";
+import { DomainError } from "~/utils/errors";
+import { formatDate } from "~/utils/format";
+import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
+import { backTo, redirectWithFlash, takeFlash } from "~/utils/newsroom.server";
 
 const TITLE = "Статті";
+const PAGE_SIZE = 20; // SPEC §9
 
 export const handle: AdminHandle = { title: TITLE };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+const STATUS_LABELS: Record<ArticleStatusValue, string> = { draft: "Чернетка", published: "Опубліковано", archived: "Архів" };
+
+function readFilters(url: URL) {
+  const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
+  const rawStatus = url.searchParams.get("status") ?? "";
+  const status: ArticleStatusValue | "" = ARTICLE_STATUSES.includes(rawStatus as ArticleStatusValue) ? (rawStatus as ArticleStatusValue) : "";
+  const category = url.searchParams.get("category") ?? "";
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  return { q, status, category, page };
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const filters = readFilters(new URL(request.url));
+  const [{ articles, total }, { categories }, { flash, headers }] = await Promise.all([
+    listAdminArticles({
+      search: filters.q || undefined,
+      status: filters.status || undefined,
+      categoryId: filters.category || undefined,
+      skip: (filters.page - 1) * PAGE_SIZE,
+      limit: PAGE_SIZE,
+    }),
+    listCategories(),
+    takeFlash(request),
+  ]);
+  return data(
+    {
+      articles: articles.map((a) => ({ ...a, editable: canEditArticle(user, a) })),
+      total,
+      filters,
+      pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      canPublish: user.role !== "reporter",
+      flash,
+    },
+    { headers },
+  );
+}
+
+const QUESTIONS = {
+  publish: (t: string) => `Опублікувати статтю «${t}»?`,
+  unpublish: (t: string) => `Зняти з публікації статтю «${t}»?`,
+  delete: (t: string) => `Видалити статтю «${t}»? Цю дію не можна скасувати.`,
+} as const;
+type Intent = keyof typeof QUESTIONS;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireUser(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "") as Intent;
+  const id = String(form.get("id") ?? "");
+  const back = backTo(form.get("back"), "/admin/articles", "/admin/articles");
+  if (!(intent in QUESTIONS)) return data({ error: "Невідома дія", confirm: null }, { status: 400 });
+  const article = await getArticleById({ id });
+  if (!article) {
+    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
+    return data({ error: `${failed}: статтю не знайдено`, confirm: null }, { status: 404 });
+  }
+  if (form.get("confirmed") !== "1") {
+    // Without JavaScript the confirmation is a step of its own (SPEC §8 'Confirmations').
+    return data({ error: null, confirm: { intent, id, title: article.title, back } });
+  }
+  try {
+    if (intent === "delete") {
+      await deleteArticle({ actor, id });
+      return redirectWithFlash(request, back, `Статтю «${article.title}» успішно видалено`);
+    }
+    await setArticleStatus({ actor, id, status: intent === "publish" ? "published" : "draft" });
+    return redirectWithFlash(
+      request,
+      back,
+      intent === "publish" ? `Статтю «${article.title}» успішно опубліковано` : `Статтю «${article.title}» успішно знято з публікації`,
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
+    return data({ error: `${failed}: ${error.message}`, confirm: null }, { status: error.status });
+  }
+}
+
+export default function ArticleList() {
+  const { articles, total, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const back = `${location.pathname}${location.search}`;
+  const filtered = Boolean(filters.q || filters.status || filters.category);
+  const pageHref = (page: number) => {
+    const params = new URLSearchParams(location.search);
+    params.set("page", String(page));
+    return `?${params}`;
+  };
+
+  return (
+    <section className="admin-card newsroom" aria-labelledby="articles-title">
+      <div className="toolbar">
+        <h2 id="articles-title">{TITLE}</h2>
+        <Link to="/admin/articles/new" className="button button-primary">
+          New Article
+        </Link>
+      </div>
+      <TimedMessage message={flash} tone="ok" />
+      {actionData?.error ? <TimedMessage message={actionData.error} tone="error" ms={6000} /> : null}
+
+      <Form method="get" className="filters" role="search" aria-label="Фільтри статей">
+        <div className="field">
+          <label htmlFor="q">Пошук</label>
+          <input id="q" name="q" type="search" defaultValue={filters.q} key={`q-${filters.q}`} placeholder="Заголовок, текст, теги" />
+        </div>
+        <div className="field">
+          <label htmlFor="status">Статус</label>
+          <select id="status" name="status" defaultValue={filters.status} key={`s-${filters.status}`}>
+            <option value="">Усі</option>
+            {ARTICLE_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="category">Категорія</label>
+          <select id="category" name="category" defaultValue={filters.category} key={`c-${filters.category}`}>
+            <option value="">Усі</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-secondary">
+          Шукати
+        </button>
+        <Link to="/admin/articles" className="button button-secondary" aria-disabled={!filtered || undefined}>
+          Clear Filters
+        </Link>
+      </Form>
+
+      <p className="muted small" aria-live="polite">
+        {navigation.state === "loading" && navigation.location.pathname === "/admin/articles" ? "Завантаження…" : `Знайдено: ${total}`}
+      </p>
+
+      {articles.length === 0 ? (
+        <p className="empty-state">No articles found</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data-table article-table">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">URL</th>
+                <th scope="col">Author</th>
+                <th scope="col">Category</th>
+                <th scope="col">Status</th>
+                <th scope="col">Views</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {articles.map((a) => (
+                <tr key={a.id}>
+                  <td className="title-cell">
+                    <Link to={`/admin/articles/edit/${a.id}`} className="article-title">
+                      {a.title}
+                    </Link>
+                    {a.subtitle ? <div className="muted small">{a.subtitle}</div> : null}
+                  </td>
+                  <td>
+                    <ArticleUrl slug={a.slug || a.id} title={a.title} />
+                  </td>
+                  <td>{a.author?.profile.name || a.author?.username || "—"}</td>
+                  <td>{a.category?.name ?? "—"}</td>
+                  <td>
+                    <span className={`status status-${a.status}`}>{STATUS_LABELS[a.status]}</span>
+                  </td>
+                  <td>{a.views.toLocaleString("en-US")}</td>
+                  <td className="nowrap">{formatDate(a.created_at)}</td>
+                  <td>
+                    <div className="row-actions">
+                      {a.editable ? (
+                        <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={`Edit ${a.title}`}>
+                          Edit
+                        </Link>
+                      ) : null}
+                      {canPublish ? (
+                        a.status === "published" ? (
+                          <RowAction intent="unpublish" id={a.id} title={a.title} back={back} label="Unpublish" />
+                        ) : (
+                          <RowAction intent="publish" id={a.id} title={a.title} back={back} label="Publish" />
+                        )
+                      ) : null}
+                      {a.editable ? <RowAction intent="delete" id={a.id} title={a.title} back={back} label="Delete" danger /> : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {pages > 1 ? (
+        <nav className="pager" aria-label="Сторінки">
+          {filters.page > 1 ? <Link to={pageHref(filters.page - 1)}>← Попередня</Link> : null}
+          {Array.from({ length: pages }, (_, i) => i + 1)
+            .filter((p) => p === 1 || p === pages || Math.abs(p - filters.page) <= 2)
+            .map((p) =>
+              p === filters.page ? (
+                <span key={p} aria-current="page" className="pager-current">
+                  {p}
+                </span>
+              ) : (
+                <Link key={p} to={pageHref(p)} aria-label={`Сторінка ${p}`}>
+                  {p}
+                </Link>
+              ),
+            )}
+          {filters.page < pages ? <Link to={pageHref(filters.page + 1)}>Наступна →</Link> : null}
+        </nav>
+      ) : null}
+
+      {actionData?.confirm ? (
+        <ConfirmStep
+          question={QUESTIONS[actionData.confirm.intent](actionData.confirm.title)}
+          fields={{ intent: actionData.confirm.intent, id: actionData.confirm.id, back: actionData.confirm.back }}
+          confirmLabel={actionData.confirm.intent === "delete" ? "Видалити" : actionData.confirm.intent === "publish" ? "Опублікувати" : "Зняти з публікації"}
+          cancelTo={actionData.confirm.back}
+          danger={actionData.confirm.intent === "delete"}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** A row action that asks first: a browser dialog with JavaScript, a confirmation step without. */
+function RowAction({ intent, id, title, back, label, danger }: { intent: Intent; id: string; title: string; back: string; label: string; danger?: boolean }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === id && navigation.formData?.get("intent") === intent;
+  return (
+    <Form
+      method="post"
+      onSubmit={(event) => {
+        if (!window.confirm(QUESTIONS[intent](title))) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="back" value={back} />
+      <input type="hidden" name="confirmed" value={hydrated ? "1" : ""} />
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className={danger ? "button button-danger button-small" : "button button-secondary button-small"}
+        aria-label={`${label} ${title}`}
+        disabled={busy}
+      >
+        {busy ? "…" : label}
+      </button>
+    </Form>
+  );
+}
+
+function ArticleUrl({ slug, title }: { slug: string; title: string }) {
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState(false);
+  const path = `/article/${slug}`;
+  return (
+    <div className="url-cell">
+      <code>{path}</code>
+      {hydrated ? (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Копіювати URL ${title}`}
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(new URL(path, window.location.origin).href);
+              setCopied(true);
+              setTimeout(() => setCopied(false), 2000);
+            } catch {
+              setCopied(false);
+            }
+          }}
+        >
+          {copied ? "✓" : "Copy"}
+        </button>
+      ) : null}
+      <a href={path} target="_blank" rel="noopener noreferrer" className="icon-button" aria-label={`Відкрити ${title} у новій вкладці`}>
+        ↗
+      </a>
+      {copied ? (
+        <span className="visually-hidden" role="status">
+          Скопійовано
+        </span>
+      ) : null}
+    </div>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
 
-export { AdminErrorBoundary as ErrorBoundary } from "~/components/admin/error-boundary";
+/** SPEC §8 'Articles': a failed list load offers Retry (a plain link: works without JavaScript). */
+export function ErrorBoundary() {
+  const location = useLocation();
+  return (
+    <section className="admin-card" role="alert">
+      <h2>{TITLE}</h2>
+      <p className="form-error">Error loading articles</p>
+      <a href={`${location.pathname}${location.search}`} className="button button-primary">
+        Retry
+      </a>
+    </section>
+  );
+}

@@ -1,19 +1,79 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
+import { listCategories } from "~/models/category.server";
+import styles from "~/styles/newsroom.css";
+import { handleEditorAction } from "~/utils/article-form.server";
 import { requireUser } from "~/utils/auth.server";
+import { takeFlash } from "~/utils/newsroom.server";
 
 const TITLE = "Редагування статті";
 
 export const handle: AdminHandle = { title: TITLE };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+const toValues = (a: ArticleView): EditorValues => ({
+  title: a.title,
+  subtitle: a.subtitle ?? "",
+  content: a.content,
+  status: a.status,
+  category_id: a.category_id ?? "",
+  tags: a.tags.join(", "),
+  featured_image: a.featured_image ?? "",
+  slug: a.slug,
+  seo_title: a.seo_title ?? "",
+  seo_description: a.seo_description ?? "",
+  version: String(a.version),
+});
+
+async function requireEditableArticle(request: Request, id: string) {
+  const user = await requireUser(request);
+  const article = await getArticleById({ id });
+  if (!article) throw new Response("Not found", { status: 404 });
+  // DESIGN §5: a reporter edits only their own drafts.
+  if (!canEditArticle(user, article)) throw new Response("Access Denied", { status: 403 });
+  return { user, article };
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, article } = await requireEditableArticle(request, params.id ?? "");
+  const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
+  return data(
+    {
+      article: { id: article.id, slug: article.slug, status: article.status, version: article.version },
+      values: toValues(article),
+      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      canPublish: user.role !== "reporter",
+      flash,
+    },
+    { headers },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user } = await requireEditableArticle(request, params.id ?? "");
+  return handleEditorAction({ request, actor: user, id: params.id });
+}
+
+export default function EditArticle() {
+  const { article, values, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <ArticleEditor
+      key={`${article.id}-${article.version}`}
+      mode="edit"
+      initial={result?.values ?? values}
+      categories={categories}
+      canPublish={canPublish}
+      errors={result?.errors ?? {}}
+      flash={flash}
+      serverPreview={result?.preview ?? null}
+      created={null}
+      publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+    />
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];

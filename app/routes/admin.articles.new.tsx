@@ -1,19 +1,59 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { listCategories } from "~/models/category.server";
+import styles from "~/styles/newsroom.css";
+import { handleEditorAction } from "~/utils/article-form.server";
 import { requireUser } from "~/utils/auth.server";
+import { takeFlash } from "~/utils/newsroom.server";
 
 const TITLE = "Нова стаття";
 
 export const handle: AdminHandle = { title: TITLE };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+const EMPTY: EditorValues = {
+  title: "",
+  subtitle: "",
+  content: "",
+  status: "draft",
+  category_id: "",
+  tags: "",
+  featured_image: "",
+  slug: "",
+  seo_title: "",
+  seo_description: "",
+  version: "",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
+  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash }, { headers });
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireUser(request);
+  return handleEditorAction({ request, actor });
+}
+
+export default function NewArticle() {
+  const { categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <ArticleEditor
+      mode="new"
+      initial={result?.values ?? EMPTY}
+      categories={categories}
+      canPublish={canPublish}
+      errors={result?.errors ?? {}}
+      flash={flash}
+      serverPreview={result?.preview ?? null}
+      created={result?.created ?? null}
+      publicUrl={null}
+    />
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];

@@ -1,19 +1,220 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
-import { requireUser } from "~/utils/auth.server";
+import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
+import { createCategory, deleteCategory, getCategoryById, listCategories, updateCategory } from "~/models/category.server";
+import styles from "~/styles/newsroom.css";
+import { requireRole, requireUser } from "~/utils/auth.server";
+import { DomainError } from "~/utils/errors";
+import { formatDate } from "~/utils/format";
+import { fieldErrors } from "~/utils/http.server";
+import { CategoryInputSchema, LIMITS } from "~/utils/newsroom-rules";
+import { redirectWithFlash, takeFlash } from "~/utils/newsroom.server";
 
 const TITLE = "Категорії";
-
 export const handle: AdminHandle = { title: TITLE };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+type Errors = Partial<Record<"name" | "description" | "slug" | "_", string>>;
+type Values = { name: string; description: string; slug: string };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request); // DESIGN §5: every role reads categories
+  const url = new URL(request.url);
+  const editId = url.searchParams.get("edit");
+  const editing = editId ? await getCategoryById({ id: editId }) : undefined;
+  if (editId && !editing) throw new Response("Not found", { status: 404 });
+  const [{ categories }, { flash, headers }] = await Promise.all([listCategories({ limit: 1000 }), takeFlash(request)]);
+  return data({ categories, editing: editing ?? null, canWrite: user.role !== "reporter", flash }, { headers });
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+const FAILED = { create: "Failed to create category", update: "Failed to update category", delete: "Failed to delete category" } as const;
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, ["admin", "editor"]);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "") as keyof typeof FAILED;
+  const id = String(form.get("id") ?? "");
+  const values: Values = { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? ""), slug: String(form.get("slug") ?? "") };
+  const fail = (errors: Errors, status: number) => data({ intent, errors, values, confirm: null }, { status });
+  if (!(intent in FAILED)) return fail({ _: "Невідома дія" }, 400);
+  try {
+    if (intent === "delete") {
+      const category = await getCategoryById({ id });
+      if (!category) throw new DomainError(404, "Категорію не знайдено");
+      if (form.get("confirmed") !== "1") {
+        return data({ intent, errors: {} as Errors, values, confirm: { id, name: category.name } });
+      }
+      await deleteCategory({ id });
+      return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно видалено`);
+    }
+    const parsed = CategoryInputSchema.safeParse({ ...values, slug: intent === "update" ? values.slug : undefined });
+    if (!parsed.success) return fail(fieldErrors(parsed.error) as Errors, 422);
+    if (intent === "create") {
+      const category = await createCategory({ input: parsed.data });
+      return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно створено`);
+    }
+    const category = await updateCategory({ id, input: parsed.data });
+    return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно оновлено`);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return fail({ [error.field ?? "_"]: `${FAILED[intent]}: ${error.message}` }, error.status);
+  }
+}
+
+export default function CategoriesScreen() {
+  const { categories, editing, canWrite, flash } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const creating = searchParams.get("new") === "1" && canWrite;
+  const errors: Errors = result?.errors ?? {};
+  const dialogOpen = creating || Boolean(editing && canWrite);
+
+  return (
+    <section className="admin-card newsroom" aria-labelledby="categories-title">
+      <div className="toolbar">
+        <h2 id="categories-title">{TITLE}</h2>
+        {canWrite ? (
+          <Link to="?new=1" className="button button-primary" preventScrollReset>
+            Add Category
+          </Link>
+        ) : null}
+      </div>
+      <TimedMessage message={flash} tone="ok" />
+      {errors._ && !dialogOpen ? (
+        <p className="flash flash-error" role="alert">
+          {errors._}
+        </p>
+      ) : null}
+
+      {categories.length === 0 ? (
+        <p className="empty-state">No categories found. Create your first category to get started.</p>
+      ) : (
+        <ul className="category-grid" aria-label="Список категорій">
+          {categories.map((c) => (
+            <li key={c.id} className="category-card">
+              <h3>{c.name}</h3>
+              {c.description ? <p className="muted small">{c.description}</p> : null}
+              <p className="small">
+                <code>{c.slug}</code>
+              </p>
+              <p className="muted small">
+                Створено: {formatDate(c.created_at)} · Статей: {c.article_count}
+              </p>
+              {canWrite ? (
+                <div className="row-actions">
+                  <Link to={`?edit=${c.id}`} className="button button-secondary button-small" aria-label={`Edit ${c.name}`} preventScrollReset>
+                    Edit
+                  </Link>
+                  <DeleteCategory id={c.id} name={c.name} />
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {creating ? (
+        <CategoryDialog title="Add Category" intent="create" values={result?.intent === "create" ? result.values : undefined} errors={result?.intent === "create" ? errors : {}} />
+      ) : null}
+      {editing && canWrite ? (
+        <CategoryDialog
+          key={editing.id}
+          title={`Edit ${editing.name}`}
+          intent="update"
+          id={editing.id}
+          values={result?.intent === "update" ? result.values : { name: editing.name, description: editing.description ?? "", slug: editing.slug }}
+          errors={result?.intent === "update" ? errors : {}}
+        />
+      ) : null}
+      {result?.confirm ? (
+        <ConfirmStep
+          question={`Видалити категорію «${result.confirm.name}»?`}
+          fields={{ intent: "delete", id: result.confirm.id }}
+          confirmLabel="Видалити"
+          cancelTo="/admin/categories"
+          danger
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function DeleteCategory({ id, name }: { id: string; name: string }) {
+  const hydrated = useHydrated();
+  return (
+    <Form
+      method="post"
+      onSubmit={(event) => {
+        if (!window.confirm(`Видалити категорію «${name}»?`)) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="confirmed" value={hydrated ? "1" : ""} />
+      <button type="submit" name="intent" value="delete" className="button button-danger button-small" aria-label={`Delete ${name}`}>
+        Delete
+      </button>
+    </Form>
+  );
+}
+
+function CategoryDialog({ title, intent, id, values, errors }: { title: string; intent: "create" | "update"; id?: string; values?: Values; errors: Errors }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="category-dialog-title">
+        <div className="toolbar">
+          <h3 id="category-dialog-title">{title}</h3>
+          <Link to="/admin/categories" className="dialog-close" aria-label="Close">
+            ×
+          </Link>
+        </div>
+        <Form method="post" className="form" noValidate>
+          {id ? <input type="hidden" name="id" value={id} /> : null}
+          <div className="field">
+            <label htmlFor="name">Назва</label>
+            <input id="name" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? "name-error" : undefined} />
+            {errors.name ? (
+              <p id="name-error" className="field-error">
+                {errors.name}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor="description">Опис</label>
+            <textarea id="description" name="description" rows={3} defaultValue={values?.description} maxLength={LIMITS.categoryDescription} aria-invalid={errors.description ? true : undefined} />
+            {errors.description ? <p className="field-error">{errors.description}</p> : null}
+          </div>
+          {intent === "update" ? (
+            <div className="field">
+              <label htmlFor="slug">Slug</label>
+              <input id="slug" name="slug" defaultValue={values?.slug} aria-invalid={errors.slug ? true : undefined} aria-describedby={errors.slug ? "slug-error" : undefined} />
+              {errors.slug ? (
+                <p id="slug-error" className="field-error">
+                  {errors.slug}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {errors._ ? (
+            <p className="form-error" role="alert">
+              {errors._}
+            </p>
+          ) : null}
+          <div className="dialog-actions">
+            <Link to="/admin/categories" className="button button-secondary">
+              Скасувати
+            </Link>
+            <button type="submit" name="intent" value={intent} className="button button-primary" disabled={busy}>
+              {busy ? "Збереження…" : intent === "create" ? "Створити" : "Зберегти"}
+            </button>
+          </div>
+        </Form>
+      </div>
+    </div>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];

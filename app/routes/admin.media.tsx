@@ -1,21 +1,415 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { AdminPlaceholder } from "~/components/admin/placeholder";
+import { deleteMedia, listMedia, MEDIA_TYPES, mediaStats, type MediaItem, type MediaTypeFilter } from "~/models/media.server";
+import styles from "~/styles/media.css";
 import { requireUser } from "~/utils/auth.server";
+import { DomainError } from "~/utils/errors";
+import { formatDate } from "~/utils/format";
+import { variantUrl } from "~/utils/media-url";
+import { invalidatePublicCache } from "~/utils/page-cache.server";
+import { getSession, sessionStorage } from "~/utils/session.server";
+import { NotMultipartError, parseImageUpload, type Rejection } from "~/utils/upload.server";
 
-const TITLE = "Медіа";
+const TITLE = "Media Library";
+export const handle: AdminHandle = { title: "Медіа" };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = () => [{ title: `Медіа — Admin Panel` }];
 
-export const handle: AdminHandle = { title: TITLE };
+const TYPE_LABELS: Record<MediaTypeFilter, string> = { all: "All types", image: "Images", video: "Videos", document: "Documents" };
+
+function readQuery(url: URL) {
+  const q = (url.searchParams.get("q") ?? "").slice(0, 200);
+  const rawType = url.searchParams.get("type") ?? "all";
+  const type = (MEDIA_TYPES as readonly string[]).includes(rawType) ? (rawType as MediaTypeFilter) : "all";
+  const view = url.searchParams.get("view") === "list" ? "list" : "grid";
+  const tab = url.searchParams.get("tab") === "upload" ? "upload" : "library";
+  return { q, type, view, tab } as const;
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const { q, type } = readQuery(new URL(request.url));
+  const [{ data: items, total }, stats] = await Promise.all([listMedia({ q, type, limit: 500 }), mediaStats()]);
+  const session = await getSession(request);
+  const flash = (session.get("flash") as string | undefined) ?? null;
+  return data(
+    { items, shown: total, stats, user: { id: user.id, role: user.role }, flash },
+    flash ? { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } } : undefined,
+  );
 }
 
-export default function Screen() {
-  return <AdminPlaceholder title={TITLE}></AdminPlaceholder>;
+type ActionResult =
+  | { intent: "upload"; stored: MediaItem[]; rejected: Rejection[]; error?: string }
+  | { intent: "delete"; error: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    try {
+      const { stored, rejected } = await parseImageUpload(request, { userId: user.id });
+      const error = stored.length + rejected.length === 0 ? "Оберіть хоча б одне зображення" : undefined;
+      return data<ActionResult>({ intent: "upload", stored, rejected, error }, { status: stored.length || !rejected.length ? 200 : 422 });
+    } catch (error) {
+      if (error instanceof NotMultipartError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
+        return data<ActionResult>({ intent: "upload", stored: [], rejected: [], error: "Upload failed. Please try again." }, { status: 400 });
+      }
+      throw error;
+    }
+  }
+  const form = await request.formData();
+  if (form.get("intent") !== "delete") return data<ActionResult>({ intent: "delete", error: "Невідома дія" }, { status: 400 });
+  const ids = form.getAll("ids").filter((v): v is string => typeof v === "string" && v.length > 0).slice(0, 500);
+  if (ids.length === 0) return data<ActionResult>({ intent: "delete", error: "Оберіть зображення для видалення" }, { status: 422 });
+  try {
+    const count = await deleteMedia({ ids, user });
+    invalidatePublicCache();
+    const session = await getSession(request);
+    session.flash("flash", `Видалено зображень: ${count}`);
+    const back = new URLSearchParams(url.search);
+    back.delete("index");
+    const search = back.toString();
+    return redirect(`/admin/media${search ? `?${search}` : ""}`, { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
+  } catch (error) {
+    if (error instanceof DomainError) return data<ActionResult>({ intent: "delete", error: error.message }, { status: error.status });
+    throw error;
+  }
 }
 
-export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const thumb = (url: string) => variantUrl(url, 400) ?? url;
+
+export default function MediaScreen() {
+  const { items, stats, user, flash } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  const [params] = useSearchParams();
+  const { q, type, view, tab } = readQuery(new URL(`http://x/?${params}`));
+  const [selected, setSelected] = useState<string[]>([]);
+  const [toast, setToast] = useState<string | null>(null);
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const searchTimer = useRef<ReturnType<typeof setTimeout>>();
+
+  // Keep the selection to items still shown (after a delete or a new search).
+  useEffect(() => {
+    setSelected((current) => current.filter((id) => items.some((item) => item.id === id)));
+  }, [items]);
+  useEffect(() => {
+    if (!toast) return;
+    const timer = setTimeout(() => setToast(null), 3000);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  const canDelete = (item: MediaItem) => user.role !== "reporter" || item.uploadedBy === user.id;
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const copyUrl = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(new URL(url, window.location.origin).href);
+      setToast("Image URL copied to clipboard!");
+    } catch {
+      setToast("Не вдалося скопіювати адресу");
+    }
+  };
+  const tabHref = (next: "library" | "upload") => {
+    const p = new URLSearchParams(params);
+    if (next === "upload") p.set("tab", "upload");
+    else p.delete("tab");
+    const s = p.toString();
+    return s ? `?${s}` : ".";
+  };
+  const filtering = q.trim() !== "" || type !== "all";
+
+  return (
+    <section className="admin-card media-screen" aria-labelledby="media-title">
+      <div className="screen-head">
+        <h2 id="media-title">{TITLE}</h2>
+        <p className="screen-subtitle">Manage your images and media files</p>
+      </div>
+
+      <div className="stat-grid media-stats">
+        <Counter label="Total Images" value={String(stats.total)} />
+        <Counter label="Total Size" value={`${(stats.bytes / (1024 * 1024)).toFixed(1)} MB`} />
+        <Counter label="This Week" value={String(stats.lastWeek)} />
+        <Counter label="Selected" value={String(selected.length)} />
+      </div>
+
+      {flash ? <p className="flash flash-ok" role="status">{flash}</p> : null}
+      {toast ? <p className="media-toast" role="status">{toast}</p> : null}
+
+      <nav className="media-tabs" aria-label="Media tabs">
+        <Link to={tabHref("library")} aria-current={tab === "library" ? "page" : undefined} preventScrollReset>
+          Media Library
+        </Link>
+        <Link to={tabHref("upload")} aria-current={tab === "upload" ? "page" : undefined} preventScrollReset>
+          Upload
+        </Link>
+      </nav>
+
+      {tab === "upload" ? (
+        <UploadTab actionData={actionData?.intent === "upload" ? actionData : undefined} onCopy={copyUrl} />
+      ) : (
+        <>
+          <Form method="get" className="media-filters" role="search">
+            <label className="visually-hidden" htmlFor="media-search">Search media</label>
+            <input
+              id="media-search"
+              type="search"
+              name="q"
+              defaultValue={q}
+              placeholder="Search media..."
+              onChange={(event) => {
+                const form = event.currentTarget.form;
+                clearTimeout(searchTimer.current);
+                searchTimer.current = setTimeout(() => form && submit(form, { replace: true, preventScrollReset: true }), 250);
+              }}
+            />
+            <label className="visually-hidden" htmlFor="media-type">Type</label>
+            <select
+              id="media-type"
+              name="type"
+              defaultValue={type}
+              onChange={(event) => submit(event.currentTarget.form, { replace: true, preventScrollReset: true })}
+            >
+              {MEDIA_TYPES.map((t) => (
+                <option key={t} value={t}>{TYPE_LABELS[t]}</option>
+              ))}
+            </select>
+            <input type="hidden" name="view" value={view} />
+            <noscript>
+              <button type="submit" className="button button-secondary">Search</button>
+            </noscript>
+            <div className="view-buttons" role="group" aria-label="View">
+              <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>Grid</button>
+              <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>List</button>
+            </div>
+          </Form>
+
+          <Form
+            method="post"
+            id="media-delete"
+            onSubmit={(event) => {
+              const n = new FormData(event.currentTarget).getAll("ids").length;
+              if (!window.confirm(`Delete ${n} selected image(s)?`)) event.preventDefault();
+            }}
+          >
+            <input type="hidden" name="intent" value="delete" />
+            <div className="toolbar">
+              <span className="muted small">{items.length} shown</span>
+              <button type="submit" className="button button-danger" disabled={navigation.state === "submitting"}>
+                Delete Selected ({selected.length})
+              </button>
+            </div>
+            {actionData?.intent === "delete" && actionData.error ? <p className="form-error" role="alert">{actionData.error}</p> : null}
+
+            {items.length === 0 ? (
+              <div className="media-empty">
+                {filtering ? (
+                  <><h3>No media found</h3><p>Try adjusting your search terms</p></>
+                ) : (
+                  <><h3>No media uploaded yet</h3><p>Upload your first image to get started</p></>
+                )}
+              </div>
+            ) : (
+              <ul className={view === "list" ? "media-list" : "media-grid"} aria-label="Media">
+                {items.map((item) => (
+                  <li key={item.id} className={`media-card${selected.includes(item.id) ? " is-selected" : ""}`}>
+                    <div className="media-thumb">
+                      <img src={thumb(item.url)} alt={item.name} loading="lazy" width={item.width ?? undefined} height={item.height ?? undefined} />
+                      <label className="media-check">
+                        <input
+                          type="checkbox"
+                          name="ids"
+                          value={item.id}
+                          checked={selected.includes(item.id)}
+                          onChange={() => toggle(item.id)}
+                          disabled={!canDelete(item)}
+                          aria-label={`Select ${item.name}`}
+                        />
+                      </label>
+                      <div className="media-actions">
+                        <button type="button" className="button button-secondary button-small" onClick={() => copyUrl(item.url)} aria-label={`Copy URL of ${item.name}`}>
+                          Copy URL
+                        </button>
+                        <a className="button button-secondary button-small" href={item.url} target="_blank" rel="noreferrer" aria-label={`Open ${item.name} full size`}>
+                          Open
+                        </a>
+                        <button type="button" className="button button-secondary button-small" onClick={() => toggle(item.id)} disabled={!canDelete(item)} aria-label={`${selected.includes(item.id) ? "Unselect" : "Select"} ${item.name}`}>
+                          {selected.includes(item.id) ? "Unselect" : "Select"}
+                        </button>
+                      </div>
+                    </div>
+                    <div className="media-info">
+                      <p className="media-name" title={item.name}>{item.name}</p>
+                      <p className="muted small">
+                        <span>{kb(item.size)}</span> · <span>{item.dimensions}</span> · <span>{formatDate(item.uploadedAt)}</span>
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Counter({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="stat-card">
+      <p className="stat-label">{label}</p>
+      <p className="stat-value">{value}</p>
+    </div>
+  );
+}
+
+type Uploaded = { item: MediaItem } | { rejected: { name: string; reason: string } };
+
+/** The upload tab: drop zone or file picker; without JavaScript a plain multipart form. */
+function UploadTab({
+  actionData,
+  onCopy,
+}: {
+  actionData?: { stored: MediaItem[]; rejected: Rejection[]; error?: string };
+  onCopy: (url: string) => void;
+}) {
+  const [results, setResults] = useState<Uploaded[]>(() => [
+    ...(actionData?.stored ?? []).map((item) => ({ item })),
+    ...(actionData?.rejected ?? []).map((r) => ({ rejected: { name: r.name, reason: r.reason } })),
+  ]);
+  const [uploading, setUploading] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!actionData) return;
+    setResults([
+      ...actionData.stored.map((item) => ({ item })),
+      ...actionData.rejected.map((r) => ({ rejected: { name: r.name, reason: r.reason } })),
+    ]);
+  }, [actionData]);
+
+  async function upload(files: File[]) {
+    if (files.length === 0) return;
+    setUploading(true);
+    let failed = false;
+    for (const file of files) {
+      const body = new FormData();
+      body.append("files", file, file.name);
+      try {
+        const res = await fetch("/api/media", { method: "POST", body, credentials: "same-origin" });
+        const json = await res.json().catch(() => null);
+        if (!json) throw new Error("bad response");
+        const stored: MediaItem[] = json.data ?? [];
+        const rejected: { name: string; reason: string }[] = json.rejected ?? (res.ok ? [] : [{ name: file.name, reason: json.detail }]);
+        setResults((r) => [...stored.map((item) => ({ item })), ...rejected.map((x) => ({ rejected: x })), ...r]);
+      } catch {
+        failed = true;
+      }
+    }
+    setUploading(false);
+    revalidator.revalidate();
+    if (failed) window.alert("Upload failed. Please try again.");
+  }
+
+  async function remove(item: MediaItem) {
+    const res = await fetch(`/api/media/${item.id}`, { method: "DELETE", credentials: "same-origin" });
+    if (res.ok || res.status === 404) {
+      setResults((r) => r.filter((x) => !("item" in x) || x.item.id !== item.id));
+      revalidator.revalidate();
+    }
+  }
+
+  const busy = uploading || (navigation.state === "submitting" && navigation.formEncType === "multipart/form-data");
+
+  return (
+    <div className="media-upload">
+      <Form method="post" encType="multipart/form-data" replace preventScrollReset>
+        <div
+          className={`dropzone${dragging ? " is-dragging" : ""}${busy ? " is-busy" : ""}`}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDragging(false);
+            void upload(Array.from(event.dataTransfer.files));
+          }}
+          onClick={(event) => {
+            if (hydrated && event.target === event.currentTarget) input.current?.click();
+          }}
+          aria-busy={busy}
+        >
+          <p className="dropzone-title">
+            {busy ? "Uploading..." : dragging ? "Drop the images here!" : "Drag & drop images here, or click to select"}
+          </p>
+          <label htmlFor="media-files" className={hydrated ? "button button-primary" : "dropzone-label"}>
+            Choose images
+          </label>
+          <input
+            ref={input}
+            id="media-files"
+            type="file"
+            name="files"
+            multiple
+            accept="image/jpeg,image/png,image/gif,image/webp"
+            className={hydrated ? "visually-hidden" : undefined}
+            onChange={(event) => {
+              if (!hydrated) return;
+              const files = Array.from(event.currentTarget.files ?? []);
+              event.currentTarget.value = "";
+              void upload(files);
+            }}
+          />
+          <p className="muted small">Supports: JPG, PNG, GIF up to 5MB</p>
+          {hydrated ? null : (
+            <button type="submit" className="button button-primary">Upload</button>
+          )}
+        </div>
+      </Form>
+      {actionData?.error ? <p className="form-error" role="alert">{actionData.error}</p> : null}
+
+      {results.length > 0 ? (
+        <ul className="upload-results" aria-label="Uploaded images">
+          {results.map((result, index) =>
+            "item" in result ? (
+              <li key={result.item.id} className="upload-result">
+                <img src={thumb(result.item.url)} alt="" width={64} height={64} />
+                <span className="media-name">{result.item.name}</span>
+                <span className="muted small">{kb(result.item.size)} · {result.item.dimensions}</span>
+                <button type="button" className="button button-secondary button-small" onClick={() => onCopy(result.item.url)} aria-label={`Copy URL of ${result.item.name}`}>
+                  Copy URL
+                </button>
+                {hydrated ? (
+                  <button type="button" className="button button-danger button-small" onClick={() => void remove(result.item)} aria-label={`Remove ${result.item.name}`}>
+                    Remove
+                  </button>
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="ids" value={result.item.id} />
+                    <button type="submit" className="button button-danger button-small" aria-label={`Remove ${result.item.name}`}>Remove</button>
+                  </Form>
+                )}
+              </li>
+            ) : (
+              <li key={`r${index}`} className="upload-result upload-rejected" role="alert">
+                {result.rejected.reason}
+              </li>
+            ),
+          )}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/admin/error-boundary";

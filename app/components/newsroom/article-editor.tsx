@@ -1,0 +1,438 @@
+import { Form, Link, useBlocker, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
+import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
+import { TimedMessage } from "./ui";
+
+// The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
+// JavaScript (preview and confirmation are round trips, the featured image is a file input);
+// with JavaScript: toolbar, live counters, instant preview, pending states, unsaved-changes warning.
+
+export interface EditorValues {
+  title: string;
+  subtitle: string;
+  content: string;
+  status: string;
+  category_id: string;
+  tags: string;
+  featured_image: string;
+  slug: string;
+  seo_title: string;
+  seo_description: string;
+  version: string;
+}
+export type EditorErrors = Partial<Record<keyof EditorValues | "featured_image_file" | "_", string>>;
+
+export interface EditorProps {
+  mode: "new" | "edit";
+  initial: EditorValues;
+  categories: { id: string; name: string }[];
+  canPublish: boolean;
+  errors: EditorErrors;
+  flash: string | null;
+  serverPreview: string | null;
+  created: { id: string; message: string } | null;
+  publicUrl: string | null;
+}
+
+const STATUS_OPTIONS = [
+  { value: "draft", label: "Чернетка" },
+  { value: "published", label: "Опубліковано" },
+  { value: "archived", label: "Архів" },
+];
+
+export function ArticleEditor(props: EditorProps) {
+  const { mode, initial, categories, canPublish, errors, flash, serverPreview, created, publicUrl } = props;
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const saving = navigation.state === "submitting";
+  const [v, setV] = useState<EditorValues>(initial);
+  const [previewing, setPreviewing] = useState(Boolean(serverPreview));
+  const [previewHtml, setPreviewHtml] = useState<string | null>(serverPreview);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [featuredPreview, setFeaturedPreview] = useState<string | null>(null);
+  const content = useRef<HTMLTextAreaElement>(null);
+  const set = (name: keyof EditorValues) => (event: { target: { value: string } }) => setV((old) => ({ ...old, [name]: event.target.value }));
+
+  const dirty = (Object.keys(initial) as (keyof EditorValues)[]).some((k) => initial[k] !== v[k]) || featuredPreview !== null;
+  const incomplete = !v.title.trim() || !v.content.trim() || !v.category_id;
+
+  // After a create, move to the edit route after 1.5 s (SPEC §4); nothing is unsaved any more.
+  useEffect(() => {
+    if (!created) return;
+    const timer = setTimeout(() => navigate(`/admin/articles/edit/${created.id}`), 1500);
+    return () => clearTimeout(timer);
+  }, [created, navigate]);
+
+  // Unsaved changes: warn before leaving the page or following an in-app link.
+  const guard = hydrated && dirty && !saving && !created;
+  useEffect(() => {
+    if (!guard) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [guard]);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => guard && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm("Є незбережені зміни. Залишити сторінку без збереження?")) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+
+  // Instant preview in the browser: the public markdown pipeline + DOMPurify on the native DOM.
+  useEffect(() => {
+    if (!previewing || !hydrated) return;
+    let live = true;
+    void import("isomorphic-dompurify").then(({ default: DOMPurify }) => {
+      if (live) setPreviewHtml(String(DOMPurify.sanitize(markdownToHtml(v.content), SANITIZE_CONFIG as any)));
+    });
+    return () => {
+      live = false;
+    };
+  }, [previewing, hydrated, v.content]);
+
+  function edit(transform: (text: string, start: number, end: number) => { text: string; start: number; end: number }) {
+    const area = content.current;
+    if (!area) return;
+    const result = transform(area.value, area.selectionStart, area.selectionEnd);
+    setV((old) => ({ ...old, content: result.text }));
+    requestAnimationFrame(() => {
+      area.focus();
+      area.setSelectionRange(result.start, result.end);
+    });
+  }
+  const wrap = (before: string, after: string, placeholder: string) =>
+    edit((text, start, end) => {
+      const selected = text.slice(start, end) || placeholder;
+      return { text: text.slice(0, start) + before + selected + after + text.slice(end), start: start + before.length, end: start + before.length + selected.length };
+    });
+  const prefixLines = (prefix: string) =>
+    edit((text, start, end) => {
+      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      const block = text.slice(lineStart, end) || "текст";
+      const replaced = block
+        .split("\n")
+        .map((line) => prefix + line.replace(/^(#{1,3} |- |> )/, ""))
+        .join("\n");
+      return { text: text.slice(0, lineStart) + replaced + text.slice(end), start: lineStart, end: lineStart + replaced.length };
+    });
+  const insertAtCursor = (snippet: string) =>
+    edit((text, start, end) => ({ text: text.slice(0, start) + snippet + text.slice(end), start: start + snippet.length, end: start + snippet.length }));
+
+  const imagePicker = useRef<HTMLInputElement>(null);
+  const pendingAlt = useRef("");
+  async function insertImage(file: File) {
+    const problem = checkImage(file);
+    if (problem) return setFileError(problem);
+    setFileError(null);
+    try {
+      // Stored in the media library right away, inserted by URL (DESIGN §8).
+      const body = new FormData();
+      body.append("file", file, file.name);
+      const response = await fetch("/api/media", { method: "POST", body, credentials: "same-origin" });
+      const result = await response.json().catch(() => null);
+      const url: string | undefined = response.ok ? result?.data?.[0]?.url : undefined;
+      if (!url) return setFileError(result?.detail ?? MESSAGES.fileReadError);
+      insertAtCursor(`\n![${pendingAlt.current.replace(/[[\]]/g, "")}](${url})\n`);
+    } catch {
+      setFileError(MESSAGES.fileReadError);
+    }
+  }
+
+  const message = created?.message ?? flash;
+  const errorBanner = errors._ ? `Error: ${errors._}` : Object.keys(errors).length ? "Error saving article: перевірте позначені поля" : null;
+
+  return (
+    <section className="newsroom" aria-labelledby="editor-title">
+      <div className="toolbar">
+        <div className="editor-tabs">
+          <Link to="/admin/articles" className="button button-secondary">
+            ← Назад до статей
+          </Link>
+          <h2 id="editor-title" className="visually-hidden">
+            {mode === "new" ? "Нова стаття" : "Редагування статті"}
+          </h2>
+        </div>
+        {publicUrl ? (
+          <a href={publicUrl} target="_blank" rel="noopener noreferrer" className="muted small">
+            {publicUrl} ↗
+          </a>
+        ) : null}
+      </div>
+      <TimedMessage message={message} tone="ok" />
+      {errorBanner ? (
+        <p className="flash flash-error" role="alert">
+          {errorBanner}
+        </p>
+      ) : null}
+      {fileError ? (
+        <p className="flash flash-error" role="alert">
+          {fileError}
+        </p>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" className="editor" noValidate>
+        <input type="hidden" name="version" value={v.version} />
+        <input type="hidden" name="js" value={hydrated ? "1" : ""} />
+        <div className="editor-main admin-card">
+          <div className="editor-tabs" role="group" aria-label="Режим">
+            <button
+              type={hydrated ? "button" : "submit"}
+              name={hydrated ? undefined : "intent"}
+              value={hydrated ? undefined : "edit"}
+              className={previewing ? "button button-secondary button-small" : "button button-primary button-small"}
+              aria-pressed={!previewing}
+              onClick={hydrated ? () => setPreviewing(false) : undefined}
+            >
+              Редагування
+            </button>
+            <button
+              type={hydrated ? "button" : "submit"}
+              name={hydrated ? undefined : "intent"}
+              value={hydrated ? undefined : "preview"}
+              className={previewing ? "button button-primary button-small" : "button button-secondary button-small"}
+              aria-pressed={previewing}
+              onClick={hydrated ? () => setPreviewing(true) : undefined}
+            >
+              Попередній перегляд
+            </button>
+          </div>
+
+          <Field label="Заголовок" name="title" error={errors.title} counter={{ value: v.title, max: LIMITS.title }}>
+            <input id="title" name="title" value={v.title} onChange={set("title")} maxLength={LIMITS.title} required aria-invalid={errors.title ? true : undefined} aria-describedby={errors.title ? "title-error" : undefined} />
+          </Field>
+          <Field label="Підзаголовок" name="subtitle" error={errors.subtitle}>
+            <input id="subtitle" name="subtitle" value={v.subtitle} onChange={set("subtitle")} maxLength={LIMITS.subtitle} aria-invalid={errors.subtitle ? true : undefined} aria-describedby={errors.subtitle ? "subtitle-error" : undefined} />
+          </Field>
+
+          {previewing ? (
+            <div className="field">
+              <h3 className="small muted">Попередній перегляд</h3>
+              {v.content.trim() && previewHtml ? (
+                // Sanitised by DOMPurify (browser) or the server pipeline before it gets here.
+                <div className="editor-preview article-body" data-testid="preview" dangerouslySetInnerHTML={{ __html: previewHtml }} />
+              ) : (
+                <div className="editor-preview" data-testid="preview">
+                  <p className="muted">Немає вмісту для відображення</p>
+                </div>
+              )}
+              {/* Keep the text in the form while previewing. */}
+              <input type="hidden" name="content" value={v.content} />
+            </div>
+          ) : (
+            <Field label="Вміст (Markdown)" name="content" error={errors.content} counter={{ value: v.content, max: LIMITS.content }}>
+              {hydrated ? (
+                <div className="editor-toolbar" role="toolbar" aria-label="Форматування">
+                  <button type="button" onClick={() => prefixLines("# ")} aria-label="Заголовок 1">H1</button>
+                  <button type="button" onClick={() => prefixLines("## ")} aria-label="Заголовок 2">H2</button>
+                  <button type="button" onClick={() => prefixLines("### ")} aria-label="Заголовок 3">H3</button>
+                  <button type="button" onClick={() => wrap("**", "**", "жирний текст")} aria-label="Жирний">B</button>
+                  <button type="button" onClick={() => wrap("*", "*", "курсив")} aria-label="Курсив"><em>I</em></button>
+                  <button
+                    type="button"
+                    aria-label="Посилання"
+                    onClick={() => {
+                      const url = window.prompt("Адреса посилання (https://…)", "https://");
+                      if (url) wrap("[", `](${url})`, "текст посилання");
+                    }}
+                  >
+                    Link
+                  </button>
+                  <button type="button" onClick={() => prefixLines("- ")} aria-label="Список">•</button>
+                  <button type="button" onClick={() => prefixLines("> ")} aria-label="Цитата">❝</button>
+                  <button
+                    type="button"
+                    aria-label="Вставити зображення"
+                    onClick={() => {
+                      const alt = window.prompt("Опис зображення (alt-текст)");
+                      if (alt === null) return;
+                      pendingAlt.current = alt.trim() || "Image in article";
+                      imagePicker.current?.click();
+                    }}
+                  >
+                    Img
+                  </button>
+                  <input
+                    ref={imagePicker}
+                    type="file"
+                    accept="image/*"
+                    hidden
+                    aria-hidden="true"
+                    tabIndex={-1}
+                    onChange={(event) => {
+                      const file = event.target.files?.[0];
+                      event.target.value = "";
+                      if (file) void insertImage(file);
+                    }}
+                  />
+                </div>
+              ) : null}
+              <textarea
+                id="content"
+                name="content"
+                ref={content}
+                rows={20}
+                value={v.content}
+                onChange={set("content")}
+                aria-invalid={errors.content ? true : undefined}
+                aria-describedby={errors.content ? "content-error" : undefined}
+              />
+            </Field>
+          )}
+        </div>
+
+        <div className="editor-side">
+          <div className="editor-panel">
+            <h3>Публікація</h3>
+            <Field label="Статус" name="status" error={errors.status}>
+              <select id="status" name="status" value={v.status} onChange={set("status")} aria-invalid={errors.status ? true : undefined}>
+                {STATUS_OPTIONS.filter((o) => canPublish || o.value === "draft" || o.value === initial.status).map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Категорія" name="category_id" error={errors.category_id}>
+              <select id="category_id" name="category_id" value={v.category_id} onChange={set("category_id")} required aria-invalid={errors.category_id ? true : undefined} aria-describedby={errors.category_id ? "category_id-error" : undefined}>
+                <option value="">— Оберіть категорію —</option>
+                {categories.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Теги (через кому)" name="tags" error={errors.tags}>
+              <input id="tags" name="tags" value={v.tags} onChange={set("tags")} placeholder="космос, NASA, телескоп" aria-invalid={errors.tags ? true : undefined} />
+            </Field>
+            {mode === "edit" ? (
+              <Field label="Slug (адреса статті)" name="slug" error={errors.slug}>
+                <input id="slug" name="slug" value={v.slug} onChange={set("slug")} maxLength={LIMITS.slug} aria-invalid={errors.slug ? true : undefined} />
+              </Field>
+            ) : null}
+            <div className="editor-actions">
+              <button type="submit" name="intent" value="draft" className="button button-secondary" disabled={saving}>
+                {saving && navigation.formData?.get("intent") === "draft" ? "Збереження…" : "Зберегти як чернетку"}
+              </button>
+              {canPublish ? (
+                <button type="submit" name="intent" value="publish" className="button button-primary" disabled={saving || (hydrated && incomplete)}>
+                  {saving && navigation.formData?.get("intent") === "publish" ? "Публікація…" : "Опублікувати"}
+                </button>
+              ) : null}
+              <button type="submit" name="intent" value="save" className="button button-secondary" disabled={saving}>
+                {saving && navigation.formData?.get("intent") === "save" ? "Збереження…" : "Зберегти"}
+              </button>
+            </div>
+            {!canPublish ? <p className="muted small">Репортер зберігає чернетки; публікує редактор.</p> : null}
+          </div>
+
+          <div className="editor-panel">
+            <h3>Головне зображення</h3>
+            {featuredPreview || v.featured_image ? <img src={featuredPreview ?? v.featured_image} alt="Головне зображення статті" className="featured-preview" /> : null}
+            <input type="hidden" name="featured_image" value={v.featured_image} />
+            <Field label="Завантажити зображення" name="featured_image_file" error={errors.featured_image_file ?? errors.featured_image}>
+              <input
+                id="featured_image_file"
+                name="featured_image_file"
+                type="file"
+                accept="image/*"
+                onChange={async (event) => {
+                  const input = event.target;
+                  const file = input.files?.[0];
+                  setFeaturedPreview(null);
+                  if (!file) return;
+                  const problem = checkImage(file);
+                  if (problem) {
+                    setFileError(problem);
+                    input.value = "";
+                    return;
+                  }
+                  setFileError(null);
+                  try {
+                    setFeaturedPreview(await readAsDataUrl(file));
+                  } catch {
+                    setFileError(MESSAGES.fileReadError);
+                    input.value = "";
+                  }
+                }}
+              />
+            </Field>
+            <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ.</p>
+            {v.featured_image ? (
+              <div className="field field-checkbox">
+                <label>
+                  <input type="checkbox" name="remove_featured_image" /> Видалити зображення
+                </label>
+              </div>
+            ) : null}
+          </div>
+
+          <div className="editor-panel">
+            <h3>SEO</h3>
+            <Field label="SEO-заголовок" name="seo_title" error={errors.seo_title} counter={{ value: v.seo_title, max: LIMITS.seoTitle }}>
+              <input id="seo_title" name="seo_title" value={v.seo_title} onChange={set("seo_title")} maxLength={LIMITS.seoTitle} aria-invalid={errors.seo_title ? true : undefined} aria-describedby={errors.seo_title ? "seo_title-error" : undefined} />
+            </Field>
+            <Field label="SEO-опис" name="seo_description" error={errors.seo_description} counter={{ value: v.seo_description, max: LIMITS.seoDescription }}>
+              <textarea id="seo_description" name="seo_description" rows={3} value={v.seo_description} onChange={set("seo_description")} maxLength={LIMITS.seoDescription} aria-invalid={errors.seo_description ? true : undefined} aria-describedby={errors.seo_description ? "seo_description-error" : undefined} />
+            </Field>
+          </div>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function Field({
+  label,
+  name,
+  error,
+  counter,
+  children,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  counter?: { value: string; max: number };
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={name}>
+        {label}
+        {counter ? (
+          <span className={counter.value.length >= counter.max ? "counter counter-full" : "counter"} aria-hidden="true">
+            {counter.value.length}/{counter.max}
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${name}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** SPEC §5 'Images': an image type and at most 5 MB, else the SPEC message (in Ukrainian). */
+function checkImage(file: File): string | null {
+  if (!file.type.startsWith("image/")) return MESSAGES.fileNotImage;
+  if (file.size > LIMITS.imageBytes) return MESSAGES.fileTooLarge;
+  return null;
+}
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}

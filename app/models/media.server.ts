@@ -1,0 +1,341 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { basename, join, resolve, sep } from "node:path";
+import sharp from "sharp";
+import { sql } from "kysely";
+import { dataDir, db, getHandle, type DB } from "../../db/index";
+import type { Role } from "../../db/schema";
+import { DomainError } from "../utils/errors";
+import { VARIANT_WIDTHS } from "../utils/media-url";
+
+// The media library (SPEC §2 'Media library', §3 'Media item'; DESIGN §8; SECURITY.md 'Uploads').
+// Files live in DATA_DIR/uploads under random server-made names: /media/<name>.<ext> for the
+// original and /media/<name>-w<width>.webp for each resized variant (app/utils/media-url.ts).
+// Nothing a client sends ever names a path: the original file name is only a label.
+
+import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
+
+export { MAX_IMAGE_BYTES };
+/** Decompression bombs: a small file that decodes to a huge bitmap is refused. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+/** Longest file name kept as a label. */
+const MAX_NAME_LENGTH = 200;
+
+export type ImageMime = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+export interface MediaItem {
+  id: string;
+  name: string;
+  url: string;
+  type: "image";
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  /** "1920x1080" (empty when unknown). */
+  dimensions: string;
+  /** ISO date. */
+  uploadedAt: string;
+  /** The uploader's user id (null once that user is deleted). */
+  uploadedBy: string | null;
+}
+
+export function uploadsDir(): string {
+  return join(dataDir(), "uploads");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte sniffing: the type comes from the file's first bytes, never from its name or the browser.
+
+const EXTENSIONS: Record<ImageMime, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+/** The image type of `bytes` (JPEG, PNG, GIF, WebP), or null for anything else (SVG included). */
+export function sniffImageType(bytes: Uint8Array): { mime: ImageMime; ext: string } | null {
+  const b = bytes;
+  const at = (offset: number, ...values: number[]) =>
+    b.length >= offset + values.length && values.every((v, i) => b[offset + i] === v);
+  let mime: ImageMime | null = null;
+  if (at(0, 0xff, 0xd8, 0xff)) mime = "image/jpeg";
+  else if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) mime = "image/png";
+  else if (at(0, 0x47, 0x49, 0x46, 0x38, 0x37, 0x61) || at(0, 0x47, 0x49, 0x46, 0x38, 0x39, 0x61)) mime = "image/gif";
+  else if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) mime = "image/webp";
+  return mime ? { mime, ext: EXTENSIONS[mime] } : null;
+}
+
+/** A display label from a client's file name: no folders, no control characters, bounded. */
+export function cleanFileName(fileName: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = basename(String(fileName).replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const name = base.length > MAX_NAME_LENGTH ? base.slice(0, MAX_NAME_LENGTH) : base;
+  return name || "image";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path handling: only names of the server's own making resolve, and only inside the uploads folder.
+
+const STORED_NAME = /^[a-f0-9]{32}(?:-w\d{1,5})?\.(?:jpg|png|gif|webp)$/;
+
+/** The absolute path of a stored file name, or null if the name is not one the server makes. */
+export function storedFilePath(storedName: string): string | null {
+  if (!STORED_NAME.test(storedName)) return null;
+  const root = resolve(uploadsDir());
+  const path = resolve(root, storedName);
+  return path.startsWith(root + sep) ? path : null;
+}
+
+function variantNames(storedName: string): string[] {
+  const stem = storedName.replace(/\.[a-z]+$/, "");
+  return VARIANT_WIDTHS.map((w) => `${stem}-w${w}.webp`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storing
+
+function refuse(fileName: string, reason: string): never {
+  throw new DomainError(422, `Файл «${fileName}» відхилено: ${reason}`, "file");
+}
+
+export const REFUSAL = {
+  tooLarge: "розмір перевищує 5 МБ",
+  empty: "файл порожній",
+  notImage: "це не зображення JPG, PNG, GIF чи WebP (SVG та інші формати не приймаються)",
+  broken: "зображення пошкоджене або не читається",
+  tooManyPixels: `зображення завелике (більше ${MAX_IMAGE_PIXELS / 1_000_000} мегапікселів)`,
+} as const;
+
+/**
+ * Checks and stores one image: type from the bytes, 5 MB, the pixel limit, dimensions read with
+ * sharp, WebP variants for VARIANT_WIDTHS (never enlarged), a `media` row. Refusals throw
+ * DomainError(422) with a Ukrainian message naming the file and the reason; nothing is left on
+ * disk or in the database then.
+ */
+export async function storeImage(
+  { bytes, fileName, userId }: { bytes: Buffer | Uint8Array; fileName: string; userId: string | null },
+  executor: DB = db,
+): Promise<MediaItem> {
+  const name = cleanFileName(fileName);
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.byteLength === 0) refuse(name, REFUSAL.empty);
+  if (buffer.byteLength > MAX_IMAGE_BYTES) refuse(name, REFUSAL.tooLarge);
+  const type = sniffImageType(buffer);
+  if (!type) refuse(name, REFUSAL.notImage);
+
+  let width: number;
+  let height: number;
+  try {
+    const meta = await sharp(buffer, { limitInputPixels: false }).metadata();
+    // The first frame of an animated image, turned as its EXIF orientation says.
+    width = meta.autoOrient?.width ?? meta.width;
+    height = meta.autoOrient?.height ?? meta.height;
+  } catch {
+    refuse(name, REFUSAL.broken);
+  }
+  if (!width || !height) refuse(name, REFUSAL.broken);
+  if (width * height > MAX_IMAGE_PIXELS) refuse(name, REFUSAL.tooManyPixels);
+
+  const dir = uploadsDir();
+  mkdirSync(dir, { recursive: true });
+  const stem = randomBytes(16).toString("hex");
+  const storedName = `${stem}.${type.ext}`;
+  const written: string[] = [];
+  try {
+    const original = storedFilePath(storedName)!;
+    await writeFile(original, buffer, { flag: "wx" });
+    written.push(original);
+    for (const [index, variant] of variantNames(storedName).entries()) {
+      const path = storedFilePath(variant)!;
+      written.push(path);
+      await sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" })
+        .autoOrient()
+        .resize({ width: VARIANT_WIDTHS[index], withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toFile(path);
+    }
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await executor
+      .insertInto("media")
+      .values({
+        id,
+        file_name: name,
+        stored_path: storedName,
+        mime: type.mime,
+        size: buffer.byteLength,
+        width,
+        height,
+        uploaded_by: userId,
+        created_at: now,
+      })
+      .execute();
+    return {
+      id,
+      name,
+      url: `/media/${storedName}`,
+      type: "image",
+      mime: type.mime,
+      size: buffer.byteLength,
+      width,
+      height,
+      dimensions: `${width}x${height}`,
+      uploadedAt: now,
+      uploadedBy: userId,
+    };
+  } catch (error) {
+    await Promise.all(written.map((path) => rm(path, { force: true })));
+    if (error instanceof DomainError) throw error;
+    if (error instanceof Error && /pixel|corrupt|premature|invalid|unsupported|bad/i.test(error.message)) {
+      refuse(name, REFUSAL.broken);
+    }
+    throw error;
+  }
+}
+
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/=\s]*)$/i;
+
+/**
+ * Stores an image sent as a `data:image/...;base64,` URL (featured images, images pasted into
+ * content) with the same rules as storeImage; the declared type is ignored, the bytes decide.
+ */
+export async function storeDataUrlImage(
+  { dataUrl, userId, fileName }: { dataUrl: string; userId: string | null; fileName?: string },
+  executor: DB = db,
+): Promise<MediaItem> {
+  const label = cleanFileName(fileName ?? "image");
+  // Base64 of 5 MB is about 6.7 MB of text: refuse anything longer before decoding.
+  if (dataUrl.length > Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 200) refuse(label, REFUSAL.tooLarge);
+  const match = DATA_URL.exec(dataUrl);
+  if (!match) refuse(label, REFUSAL.notImage);
+  const bytes = Buffer.from(match[2].replace(/\s+/g, ""), "base64");
+  const sniffed = sniffImageType(bytes);
+  const name = fileName ? label : sniffed ? `image.${sniffed.ext}` : label;
+  return storeImage({ bytes, fileName: name, userId }, executor);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and deleting
+
+type MediaRow = {
+  id: string;
+  file_name: string;
+  stored_path: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  uploaded_by: string | null;
+  created_at: string;
+};
+
+export function toMediaItem(row: MediaRow): MediaItem {
+  return {
+    id: row.id,
+    name: row.file_name,
+    url: `/media/${row.stored_path}`,
+    type: "image",
+    mime: row.mime,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    dimensions: row.width && row.height ? `${row.width}x${row.height}` : "",
+    uploadedAt: row.created_at,
+    uploadedBy: row.uploaded_by,
+  };
+}
+
+export const MEDIA_TYPES = ["all", "image", "video", "document"] as const;
+export type MediaTypeFilter = (typeof MEDIA_TYPES)[number];
+
+const registered = new WeakSet<object>();
+function registerUnicodeLower() {
+  const { sqlite } = getHandle();
+  if (registered.has(sqlite)) return;
+  sqlite.function("unicode_lower", { deterministic: true }, (value: unknown) => String(value ?? "").toLowerCase());
+  registered.add(sqlite);
+}
+
+/** Media newest first; `q` searches names case-insensitively; only images exist so far. */
+export async function listMedia(
+  { q = "", type = "all", skip = 0, limit = 100 }: { q?: string; type?: MediaTypeFilter; skip?: number; limit?: number } = {},
+  executor: DB = db,
+): Promise<{ data: MediaItem[]; total: number }> {
+  if (type === "video" || type === "document") return { data: [], total: 0 };
+  let query = executor.selectFrom("media");
+  const term = q.trim();
+  if (term) {
+    // SQLite's LOWER() and LIKE fold ASCII only; unicode_lower (registered above) folds Cyrillic too.
+    registerUnicodeLower();
+    query = query.where(
+      sql`instr(unicode_lower(file_name), ${term.toLowerCase()})`,
+      ">",
+      0,
+    ) as typeof query;
+  }
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .offset(skip)
+      .limit(limit)
+      .execute() as Promise<MediaRow[]>,
+    query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow() as Promise<{ n: number }>,
+  ]);
+  return { data: rows.map(toMediaItem), total: Number(count.n) };
+}
+
+export async function getMedia({ id }: { id: string }, executor: DB = db): Promise<MediaItem | undefined> {
+  const row = await executor.selectFrom("media").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toMediaItem(row) : undefined;
+}
+
+/** The four counters of the library: total, bytes, added in the last 7 days. */
+export async function mediaStats(executor: DB = db): Promise<{ total: number; bytes: number; lastWeek: number }> {
+  const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
+  const row = await executor
+    .selectFrom("media")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("total"),
+      eb.fn.coalesce(eb.fn.sum<number>("size"), eb.val(0)).as("bytes"),
+      eb.fn.sum<number>(eb.case().when("created_at", ">=", since).then(1).else(0).end()).as("lastWeek"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), bytes: Number(row.bytes ?? 0), lastWeek: Number(row.lastWeek ?? 0) };
+}
+
+/** DESIGN §5: admin and editor delete any item; a reporter only their own uploads. */
+export function canDeleteMedia(user: { id: string; role: Role }, item: Pick<MediaItem, "uploadedBy">): boolean {
+  return user.role === "admin" || user.role === "editor" || item.uploadedBy === user.id;
+}
+
+/**
+ * Deletes media items (row, original and variants). 404 when one is missing, 403 when the user
+ * may not delete one; nothing is deleted then.
+ */
+export async function deleteMedia(
+  { ids, user }: { ids: string[]; user: { id: string; role: Role } },
+  executor: DB = db,
+): Promise<number> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return 0;
+  const rows = await executor.selectFrom("media").selectAll().where("id", "in", unique).execute();
+  if (rows.length !== unique.length) throw new DomainError(404, "Файл не знайдено");
+  for (const row of rows) {
+    if (!canDeleteMedia(user, toMediaItem(row))) {
+      throw new DomainError(403, `Ви можете видаляти лише власні файли («${row.file_name}» завантажив інший користувач)`);
+    }
+  }
+  await executor.deleteFrom("media").where("id", "in", unique).execute();
+  for (const row of rows) {
+    for (const name of [row.stored_path, ...variantNames(row.stored_path)]) {
+      const path = storedFilePath(name);
+      if (path) await rm(path, { force: true });
+    }
+  }
+  return rows.length;
+}

@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { setArticleStatus } from "~/models/article.server";
+import { requireUser } from "~/utils/auth.server";
+import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
+
+/** POST /api/articles/{id}/publish (editors and admins; DESIGN §5). */
+export const action = apiRoute(async ({ request, params }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const actor = await requireUser(request);
+  return apiJson(await setArticleStatus({ actor, id: params.id ?? "", status: "published" }));
+});
+
+export const loader = () => methodNotAllowed(["POST"]);

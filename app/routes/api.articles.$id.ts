@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { deleteArticle, getArticleById, updateArticle } from "~/models/article.server";
+import { requireUser } from "~/utils/auth.server";
+import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
+import { ArticleInputSchema } from "~/utils/newsroom-rules";
+
+/** GET /api/articles/{id}: one article in any status, for staff (load for editing). */
+export const loader = apiRoute(async ({ request, params }: LoaderFunctionArgs) => {
+  await requireUser(request);
+  const article = await getArticleById({ id: params.id ?? "" });
+  if (!article) return apiError(404, "Статтю не знайдено");
+  return apiJson(article);
+});
+
+/** PUT /api/articles/{id} (the create body, plus an optional `version`) and DELETE (204). */
+export const action = apiRoute(async ({ request, params }: ActionFunctionArgs) => {
+  const id = params.id ?? "";
+  if (request.method === "PUT") {
+    const actor = await requireUser(request);
+    if (!(await getArticleById({ id }))) return apiError(404, "Статтю не знайдено");
+    const input = await parseJsonBody(request, ArticleInputSchema);
+    return apiJson(await updateArticle({ actor, id, input }));
+  }
+  if (request.method === "DELETE") {
+    const actor = await requireUser(request);
+    await deleteArticle({ actor, id });
+    return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+  }
+  return methodNotAllowed(["GET", "PUT", "DELETE"]);
+});

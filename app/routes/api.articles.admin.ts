@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listAdminArticles } from "~/models/article.server";
+import { requireUser } from "~/utils/auth.server";
+import { apiError, apiJson, apiRoute, listParams } from "~/utils/http.server";
+import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
+
+/** GET /api/articles/admin?status&search&category_id&skip&limit → every status, for staff. */
+export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
+  await requireUser(request);
+  const { skip, limit } = listParams(request, 20);
+  const params = new URL(request.url).searchParams;
+  const status = params.get("status") || undefined;
+  if (status && !ARTICLE_STATUSES.includes(status as ArticleStatusValue)) {
+    return apiError(422, "Перевірте параметри запиту", { errors: { status: "draft, published або archived" } });
+  }
+  const { articles, total } = await listAdminArticles({
+    status: status as ArticleStatusValue | undefined,
+    search: params.get("search")?.slice(0, 200) || undefined,
+    categoryId: params.get("category_id") || undefined,
+    skip,
+    limit,
+  });
+  return apiJson({ data: articles, total, skip, limit });
+});

@@ -1,0 +1,95 @@
+import { data } from "@remix-run/node";
+import type { User } from "../../db/schema";
+import { createArticle, updateArticle } from "../models/article.server";
+import { storeImage } from "../models/media.server";
+import { DomainError } from "./errors";
+import { fieldErrors } from "./http.server";
+import { renderArticleHtml } from "./markdown.server";
+import { ArticleInputSchema, LIMITS, MESSAGES } from "./newsroom-rules";
+import { redirectWithFlash } from "./newsroom.server";
+
+// The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
+// with the same schema as the JSON API and saved by the same model functions.
+
+export const EDITOR_FIELDS = [
+  "title",
+  "subtitle",
+  "content",
+  "status",
+  "category_id",
+  "tags",
+  "featured_image",
+  "slug",
+  "seo_title",
+  "seo_description",
+  "version",
+] as const;
+export type EditorValues = Record<(typeof EDITOR_FIELDS)[number], string>;
+export type EditorErrors = Partial<Record<(typeof EDITOR_FIELDS)[number] | "featured_image_file" | "_", string>>;
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+/** The featured image chosen in the form's file input, stored in the media library. */
+async function storeFeaturedFile(file: File, userId: string): Promise<string> {
+  if (!file.type.startsWith("image/")) throw new DomainError(422, MESSAGES.fileNotImage, "featured_image_file");
+  if (file.size > LIMITS.imageBytes) throw new DomainError(422, MESSAGES.fileTooLarge, "featured_image_file");
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(await file.arrayBuffer());
+  } catch {
+    throw new DomainError(422, MESSAGES.fileReadError, "featured_image_file");
+  }
+  try {
+    return (await storeImage({ bytes, fileName: file.name, userId })).url;
+  } catch (error) {
+    if (error instanceof DomainError) throw new DomainError(422, error.message, "featured_image_file");
+    throw error;
+  }
+}
+
+export async function handleEditorAction({ request, actor, id }: { request: Request; actor: User; id?: string }) {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return data({ values: null, errors: { _: "Некоректна форма" } as EditorErrors, preview: null, created: null }, { status: 400 });
+  }
+  const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
+  const intent = text(form, "intent");
+  const fail = (errors: EditorErrors, status: number) => data({ values, errors, preview: null, created: null }, { status });
+
+  // Without JavaScript the preview is a round trip rendered by the public pipeline.
+  if (intent === "preview") {
+    return data({ values, errors: {} as EditorErrors, preview: await renderArticleHtml(values.content), created: null });
+  }
+  if (intent === "edit") return data({ values, errors: {} as EditorErrors, preview: null, created: null });
+  if (intent === "draft") values.status = "draft";
+  if (intent === "publish") values.status = "published";
+
+  try {
+    if (form.get("remove_featured_image") === "on") values.featured_image = "";
+    const parsed = ArticleInputSchema.safeParse({ ...values, version: values.version || undefined });
+    if (!parsed.success) return fail(fieldErrors(parsed.error) as EditorErrors, 422);
+    // The file is stored once the rest is valid; its URL stays in the form if the save fails.
+    const file = form.get("featured_image_file");
+    if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {
+      parsed.data.featured_image = values.featured_image = await storeFeaturedFile(file, actor.id);
+    }
+    if (!id) {
+      const article = await createArticle({ actor, input: parsed.data });
+      const message = article.status === "published" ? "Статтю успішно створено й опубліковано" : "Статтю успішно створено";
+      // With JavaScript the editor shows the message and moves on after 1.5 s (SPEC §4).
+      if (text(form, "js") === "1") return data({ values, errors: {} as EditorErrors, preview: null, created: { id: article.id, message } });
+      return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, message);
+    }
+    const article = await updateArticle({ actor, id, input: parsed.data });
+    const message = intent === "publish" ? "Статтю успішно опубліковано" : "Статтю успішно оновлено";
+    return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, message);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return fail({ [error.field ?? "_"]: error.message }, error.status);
+  }
+}

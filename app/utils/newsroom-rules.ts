@@ -1,0 +1,148 @@
+import { z } from "zod";
+
+// The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
+// copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
+
+export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
+export type ArticleStatusValue = (typeof ARTICLE_STATUSES)[number];
+
+export const LIMITS = {
+  title: 255,
+  subtitle: 500,
+  content: 500_000,
+  tags: 30,
+  tag: 50,
+  seoTitle: 60,
+  seoDescription: 160,
+  slug: 200,
+  categoryName: 100,
+  categoryDescription: 1_000,
+  imageBytes: 5 * 1024 * 1024, // SPEC §9: 5242880 bytes
+} as const;
+
+// SPEC §5 texts, shown in Ukrainian on the editor (SPEC §2: the editor's text is Ukrainian).
+export const MESSAGES = {
+  titleContentRequired: "Заголовок і вміст — обов'язкові поля",
+  categoryRequired: "Оберіть категорію для статті",
+  categoryInvalid: "Невірний ідентифікатор категорії. Будь ласка, перезавантажте сторінку.",
+  categoryMissing: "Такої категорії немає. Будь ласка, перезавантажте сторінку.",
+  seoTitle: `SEO-заголовок — не більше ${LIMITS.seoTitle} символів`,
+  seoDescription: `SEO-опис — не більше ${LIMITS.seoDescription} символів`,
+  title: `Заголовок — не більше ${LIMITS.title} символів`,
+  subtitle: `Підзаголовок — не більше ${LIMITS.subtitle} символів`,
+  content: "Вміст — не більше 500 000 символів",
+  tagsCount: `Не більше ${LIMITS.tags} тегів`,
+  tagLength: `Кожен тег — не більше ${LIMITS.tag} символів`,
+  slug: "Slug: лише малі латинські літери, цифри й дефіси",
+  slugTaken: "Такий slug уже використовується",
+  status: "Статус: draft, published або archived",
+  image: "Некоректне посилання на зображення",
+  // SPEC §5 'Images'
+  fileTooLarge: "Розмір файлу не повинен перевищувати 5 МБ",
+  fileNotImage: "Будь ласка, оберіть файл зображення",
+  fileReadError: "Помилка завантаження файлу",
+  // SPEC §5 'Category form'
+  nameRequired: "Name is required",
+  categoryName: `Назва — не більше ${LIMITS.categoryName} символів`,
+  categoryDescription: `Опис — не більше ${LIMITS.categoryDescription} символів`,
+} as const;
+
+/** 'a, b, ,c' → ['a', 'b', 'c']: split on commas, trimmed, empty entries dropped, no repeats. */
+export function parseTags(value: string | readonly string[] | null | undefined): string[] {
+  const parts = typeof value === "string" ? value.split(",") : (value ?? []).flatMap((v) => String(v).split(","));
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const part of parts) {
+    const tag = part.trim().replace(/\s+/g, " ");
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  return tags;
+}
+
+const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+// A stored upload or another http(s) address, or an embedded image the save stores as a file.
+const IMAGE_RE = /^(https?:\/\/\S+|\/(?!\/)\S*|data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=\s]+)$/i;
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string({ invalid_type_error: "Має бути текстом" })
+    .trim()
+    .max(max, message)
+    .nullish()
+    .transform((v) => v || null);
+
+const optionalSlug = z
+  .string({ invalid_type_error: "Має бути текстом" })
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.slug, MESSAGES.slug)
+  .regex(SLUG_RE, MESSAGES.slug)
+  .or(z.literal(""))
+  .nullish()
+  .transform((v) => v || undefined);
+
+/** Body of POST /api/articles/ and PUT /api/articles/{id}, and the editor's form (SPEC §7). */
+export const ArticleInputSchema = z
+  .object({
+    // Field-level checks (not an object refinement), so every message shows at once.
+    title: z
+      .string({ invalid_type_error: "Має бути текстом" })
+      .trim()
+      .min(1, MESSAGES.titleContentRequired)
+      .max(LIMITS.title, MESSAGES.title)
+      .default(""),
+    subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
+    // Embedded images are stored as files first; the 500,000 limit applies after that (DESIGN §7).
+    content: z
+      .string({ invalid_type_error: "Має бути текстом" })
+      .max(8 * 1024 * 1024, MESSAGES.content)
+      .refine((v) => v.trim().length > 0, MESSAGES.titleContentRequired)
+      .default(""),
+    category_id: z.preprocess(
+      (v) => v ?? "",
+      z
+        .string({ invalid_type_error: MESSAGES.categoryInvalid })
+        .trim()
+        .min(1, MESSAGES.categoryRequired)
+        // SPEC §5: a category id contains a hyphen (a UUID); anything else means a stale page.
+        .refine((v) => v === "" || (v.includes("-") && v.length <= 64), MESSAGES.categoryInvalid),
+    ),
+    tags: z
+      .union([z.string(), z.array(z.string({ invalid_type_error: "Тег має бути текстом" }))], {
+        invalid_type_error: "Теги: рядок через кому або список",
+      })
+      .nullish()
+      .transform((v) => parseTags(v ?? []))
+      .refine((tags) => tags.length <= LIMITS.tags, MESSAGES.tagsCount)
+      .refine((tags) => tags.every((t) => t.length <= LIMITS.tag), MESSAGES.tagLength),
+    featured_image: z
+      .string({ invalid_type_error: MESSAGES.image })
+      .trim()
+      .max(8 * 1024 * 1024, MESSAGES.fileTooLarge)
+      .refine((v) => v === "" || IMAGE_RE.test(v), MESSAGES.image)
+      .nullish()
+      .transform((v) => v || null),
+    status: z.enum(ARTICLE_STATUSES, { errorMap: () => ({ message: MESSAGES.status }) }).default("draft"),
+    seo_title: optionalText(LIMITS.seoTitle, MESSAGES.seoTitle),
+    seo_description: optionalText(LIMITS.seoDescription, MESSAGES.seoDescription),
+    slug: optionalSlug,
+    /** The version the writer started from; a newer one on the server refuses the save (409). */
+    version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
+  });
+
+export type ArticleInput = z.infer<typeof ArticleInputSchema>;
+
+/** POST /api/categories/, PUT /api/categories/{id} and the category form. */
+export const CategoryInputSchema = z.object({
+  name: z
+    .string({ required_error: MESSAGES.nameRequired, invalid_type_error: MESSAGES.nameRequired })
+    .trim()
+    .min(1, MESSAGES.nameRequired)
+    .max(LIMITS.categoryName, MESSAGES.categoryName),
+  description: optionalText(LIMITS.categoryDescription, MESSAGES.categoryDescription),
+  slug: optionalSlug,
+});
+
+export type CategoryInput = z.infer<typeof CategoryInputSchema>;
