@@ -253,7 +253,7 @@ async function main() {
   const ratioLine = (name: string, row?: Row) => {
     if (!row?.warm || !row.static) return verdict(undefined, `${name} warm >= 50% of static: not measured (HTTP ${row?.status})`);
     const ratio = row.warm.rps / row.static.rps;
-    verdict(ratio >= 0.5, `${name} warm >= 50% of static: ${fmt.rps(row.warm)} vs ${fmt.rps(row.static)} req/s (${Math.round(ratio * 100)}%)`);
+    verdict(ratio >= 0.5, `${name} warm >= 50% of static: ${fmt.rps(row.warm)} vs ${fmt.rps(row.static)} req/s (${(ratio * 100).toFixed(1)}%)`);
   };
   const coldLine = (name: string, min: number, row?: Row) => {
     if (!row?.cold) return verdict(undefined, `${name} cold >= ${min} req/s: not measured (HTTP ${row?.status})`);
