@@ -1,5 +1,5 @@
 import type { LinksFunction } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
@@ -20,10 +20,23 @@ export async function loader() {
   };
 }
 
+// The chrome's data does not depend on the URL: client-side navigations skip reloading it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
+
 export default function PublicLayout() {
   const { site, categories, now } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
+  const loading = navigation.state === "loading";
   return (
     <div className="public">
+      {loading ? (
+        <div className="route-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {navigation.location.pathname === "/" ? "loading latest science news" : "Завантаження..."}
+        </div>
+      ) : null}
       <a className="skip-link" href="#main">
         Перейти до основного вмісту
       </a>

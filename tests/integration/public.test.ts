@@ -146,3 +146,25 @@ describe("public site data", () => {
     await saveSettings("seo", {});
   });
 });
+
+describe("public JavaScript budget (DESIGN §9)", () => {
+  it("a reader page loads at most 120 KB of gzipped JavaScript, without recharts or dnd-kit", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { gzipSync } = await import("node:zlib");
+    for (const path of ["/", "/article/kosmos-1", "/category/space-physics", "/search?q=космос"]) {
+      const html = await (await request(path)).text();
+      const files = new Set([
+        ...[...html.matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]),
+        ...[...html.matchAll(/import[^;]*?"(\/build\/[^"]+\.js)"/g)].map((m) => m[1]),
+      ]);
+      expect(files.size, path).toBeGreaterThan(3);
+      let total = 0;
+      for (const file of files) {
+        const js = readFileSync(`public${file}`);
+        expect(js.toString(), `${path} ${file}`).not.toMatch(/recharts-|DndContext|useSortable/);
+        total += gzipSync(js, { level: 9 }).length;
+      }
+      expect(total, path).toBeLessThan(120 * 1024);
+    }
+  });
+});
