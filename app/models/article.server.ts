@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { db, type DB } from "../../db/index";
 import type { ArticleStatus } from "../../db/schema";
 
@@ -55,16 +56,11 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
     })
     .execute();
   await setArticleTags(trx, { articleId: id, tags: input.tags });
-  await trx
-    .insertInto("articles_fts")
-    .values({
-      article_id: id,
-      title: input.title,
-      subtitle: input.subtitle ?? "",
-      content: input.content,
-      tags: input.tags.join(" "),
-    })
-    .execute();
+  // The search row shares the article's rowid, so a search reads only the index's doclists
+  // (rowids), never the stored text, to find matching articles (DESIGN §9 list budget).
+  await sql`insert into articles_fts (rowid, article_id, title, subtitle, content, tags)
+    select rowid, id, ${input.title}, ${input.subtitle ?? ""}, ${input.content}, ${input.tags.join(" ")}
+    from articles where id = ${id}`.execute(trx);
   return id;
 }
 
@@ -132,7 +128,6 @@ export async function getPublishedArticle({ slugOrId }: { slugOrId: string }) {
 // §5 permissions). The admin screens and /api/articles call these same functions; permissions are
 // checked here, so no door can skip them.
 
-import { sql } from "kysely";
 import { writeTransaction } from "../../db/index";
 import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
@@ -314,12 +309,12 @@ async function requireCategory(trx: DB, categoryId: string) {
   if (!row) throw new DomainError(422, MESSAGES.categoryMissing, "category_id");
 }
 
+/** Replaces an article's search row (same rowid as the article, see insertArticle). */
 async function writeFts(trx: DB, a: { id: string; title: string; subtitle: string | null; content: string; tags: string[] }) {
-  await trx.deleteFrom("articles_fts").where("article_id", "=", a.id).execute();
-  await trx
-    .insertInto("articles_fts")
-    .values({ article_id: a.id, title: a.title, subtitle: a.subtitle ?? "", content: a.content, tags: a.tags.join(" ") })
-    .execute();
+  await sql`delete from articles_fts where rowid = (select rowid from articles where id = ${a.id})`.execute(trx);
+  await sql`insert into articles_fts (rowid, article_id, title, subtitle, content, tags)
+    select rowid, id, ${a.title}, ${a.subtitle ?? ""}, ${a.content}, ${a.tags.join(" ")}
+    from articles where id = ${a.id}`.execute(trx);
 }
 
 /** Creates an article written by actor (SPEC §7 POST /articles/). Reporters create drafts only. */
@@ -459,7 +454,7 @@ export async function setArticleStatus({
 export async function deleteArticle({ actor, id }: { actor: Actor; id: string }): Promise<{ title: string }> {
   const deleted = await writeTransaction(async (trx) => {
     const current = await requireEditable(trx, actor, id);
-    await trx.deleteFrom("articles_fts").where("article_id", "=", id).execute();
+    await sql`delete from articles_fts where rowid = (select rowid from articles where id = ${id})`.execute(trx);
     await trx.deleteFrom("articles").where("id", "=", id).execute();
     return current;
   });
@@ -484,16 +479,35 @@ export interface AdminListFilters {
 /** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
 export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20 }: AdminListFilters) {
   const match = search ? ftsQuery(search) : undefined;
-  const filtered = (qb: ReturnType<typeof baseQuery>) =>
-    qb
-      .$if(Boolean(status), (q) => q.where("articles.status", "=", status!))
-      .$if(Boolean(categoryId), (q) => q.where("articles.category_id", "=", categoryId!))
-      .$if(Boolean(match), (q) =>
-        q.where("articles.id", "in", db.selectFrom("articles_fts").select("article_id").where(sql<boolean>`articles_fts match ${match}`)),
-      );
-  const baseQuery = () => db.selectFrom("articles");
+  // With a search, the page walks the created_at index newest first and keeps the rows whose
+  // rowid the full-text index returned, stopping after `limit`: the unary `+` / `+ 0` keep
+  // SQLite from driving the query by the status index or by the (possibly huge) match list and
+  // sorting it all. Measured by tests/bench/newsroom-list.ts.
+  const rowsQuery = db
+    .selectFrom("articles")
+    .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`+articles.status = ${status}` : sql<boolean>`articles.status = ${status}`))
+    .$if(Boolean(categoryId), (q) =>
+      q.where(match ? sql<boolean>`+articles.category_id = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
+    )
+    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`));
+  const filters = sql.join(
+    [
+      sql`1`,
+      ...(status ? [sql`articles.status = ${status}`] : []),
+      ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : []),
+    ],
+    sql` and `,
+  );
+  // A count of a search without other filters reads only the full-text index.
+  const countQuery = match
+    ? status || categoryId
+      ? // Walks the (covering) status or category index and tests each rowid against the match set.
+        sql<{ n: number }>`select count(*) as n from articles
+          where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`
+      : sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match ${match}`
+    : sql<{ n: number }>`select count(*) as n from articles where ${filters}`;
   const [rows, total] = await Promise.all([
-    filtered(baseQuery())
+    rowsQuery
       .leftJoin("categories", "categories.id", "articles.category_id")
       .leftJoin("users", "users.id", "articles.author_id")
       .select([
@@ -512,11 +526,10 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
         "users.name as author_name",
       ])
       .orderBy("articles.created_at", "desc")
-      .orderBy("articles.id")
       .offset(skip)
       .limit(limit)
       .execute(),
-    filtered(baseQuery()).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    countQuery.execute(db).then((result) => result.rows[0]),
   ]);
   return {
     articles: rows.map((r) => ({

@@ -46,7 +46,9 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
     return (await storeImage({ bytes, fileName: file.name, userId })).url;
   } catch (error) {
     if (error instanceof DomainError) throw new DomainError(422, error.message, "featured_image_file");
-    throw error;
+    // An image the decoder cannot read is the SPEC's 'File loading error', not a server failure.
+    console.warn("featured image refused:", error instanceof Error ? error.message : error);
+    throw new DomainError(422, MESSAGES.fileReadError, "featured_image_file");
   }
 }
 
