@@ -1,39 +1,114 @@
-// In-process cache of anonymous public responses (DESIGN §9). Writes that change what readers
-// see call invalidatePublicCache(); entries also expire after MAX_AGE_MS. Lives on globalThis so
-// server.ts middleware and the Remix build share one cache.
+// In-process cache of anonymous public responses (DESIGN §9, docs/decisions/004). Writes that
+// change what readers see call invalidatePublicCache(); entries also expire after MAX_AGE_MS.
+// Lives on globalThis so server.ts middleware and the Remix build share one cache.
 const MAX_AGE_MS = 60_000;
-const MAX_ENTRIES = 2_000;
+const MAX_ENTRIES = 5_000;
+// A byte budget rather than only a count: 5,000 article pages of ~40 KB would be 200 MB, over the
+// 300 MB resident budget of DESIGN §9. 48 MB holds the home, every category and over a thousand
+// hot articles; colder pages are rendered again (that is the "cold" figure of npm run bench).
+const MAX_BYTES = Number(process.env.PAGE_CACHE_MB ?? 48) * 1024 * 1024;
+
+/**
+ * Cache-Control policies of public responses, named once (STYLE.md 'Server').
+ * Browsers always revalidate pages (max-age=0): the ETag makes that a cheap 304, and a correction
+ * or an unpublished article shows at once. A shared cache (nginx, a CDN) may serve a copy up to
+ * 60 s old, and a stale one for 5 more minutes while it refetches, like our own cache's 60 s.
+ * Note a view served by a CDN never reaches our counter: a deployment behind one either keeps
+ * s-maxage short or posts to /api/analytics/track-view from the page.
+ */
+export const CACHE_CONTROL = {
+  page: "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
+  // Feed readers and crawlers poll; five minutes in any cache is what they expect and is harmless.
+  feed: "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
+  // Public JSON (homepage, article by slug) follows the pages it mirrors.
+  json: "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
+  // Anything rendered for a signed-in person: no shared or browser copy.
+  private: "private, no-store",
+} as const;
 
 export interface CachedResponse {
   status: number;
   headers: [string, string][];
-  body: Buffer;
+  /** The body split where the render's CSP nonce stood; replay joins it with a fresh nonce. */
+  parts: Buffer[];
+  size: number;
   etag: string;
   storedAt: number;
 }
 
-const cache: Map<string, CachedResponse> = ((globalThis as any).__newsPageCache ??= new Map());
+interface CacheState {
+  entries: Map<string, CachedResponse>;
+  bytes: number;
+  /** Bumped by every invalidation: other in-process caches of public data compare it. */
+  generation: number;
+  hits: number;
+  misses: number;
+}
+
+const state: CacheState = ((globalThis as any).__newsPageCacheState ??= {
+  entries: new Map(),
+  bytes: 0,
+  generation: 0,
+  hits: 0,
+  misses: 0,
+});
+
+/** Whether the page cache stores and serves responses (PAGE_CACHE=0 turns it off, for the bench). */
+export function pageCacheEnabled(): boolean {
+  return process.env.PAGE_CACHE !== "0";
+}
+
+function drop(key: string, entry: CachedResponse) {
+  state.entries.delete(key);
+  state.bytes -= entry.size;
+}
 
 export function getCachedResponse(key: string): CachedResponse | undefined {
-  const entry = cache.get(key);
-  if (!entry) return undefined;
-  if (Date.now() - entry.storedAt > MAX_AGE_MS) {
-    cache.delete(key);
+  const entry = state.entries.get(key);
+  if (!entry) {
+    state.misses++;
     return undefined;
   }
+  if (Date.now() - entry.storedAt > MAX_AGE_MS) {
+    drop(key, entry);
+    state.misses++;
+    return undefined;
+  }
+  // Least recently used goes first: a hit moves the entry to the end of the Map's order.
+  state.entries.delete(key);
+  state.entries.set(key, entry);
+  state.hits++;
   return entry;
 }
 
 export function setCachedResponse(key: string, entry: CachedResponse): void {
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, entry);
+  if (entry.size > MAX_BYTES / 8) return;
+  const old = state.entries.get(key);
+  if (old) drop(key, old);
+  while (state.entries.size && (state.entries.size >= MAX_ENTRIES || state.bytes + entry.size > MAX_BYTES)) {
+    const [oldestKey, oldest] = state.entries.entries().next().value!;
+    drop(oldestKey, oldest);
+  }
+  state.entries.set(key, entry);
+  state.bytes += entry.size;
 }
 
 /** Drops every cached public response; call after any write readers can see. */
 export function invalidatePublicCache(): void {
-  cache.clear();
+  state.entries.clear();
+  state.bytes = 0;
+  state.generation++;
+}
+
+/** Changes whenever invalidatePublicCache() runs, so derived caches know to drop their entries. */
+export function publicCacheGeneration(): number {
+  return state.generation;
 }
 
 export function publicCacheSize(): number {
-  return cache.size;
+  return state.entries.size;
+}
+
+export function publicCacheStats() {
+  return { entries: state.entries.size, bytes: state.bytes, hits: state.hits, misses: state.misses };
 }

@@ -1,0 +1,74 @@
+import { sql } from "kysely";
+import { db, writeTransaction } from "../../db/index";
+
+// Page views (DESIGN §8, §9): daily counters per path in `page_views`, and each article's running
+// total in `articles.views`. The analytics model reads both (article rows have article_id set).
+// Views reach this model in batches from the view counter (app/utils/view-counter.server.ts).
+
+export interface PageViewCount {
+  /** UTC day, YYYY-MM-DD (the analytics windows are UTC days). */
+  day: string;
+  path: string;
+  articleId: string | null;
+  views: number;
+}
+
+/**
+ * Adds a batch of counts in one transaction: upserts the daily counters and adds each article's
+ * views to its total. Counts of an article deleted meanwhile are dropped, not an error.
+ */
+export async function recordPageViews({ counts }: { counts: PageViewCount[] }): Promise<void> {
+  if (!counts.length) return;
+  await writeTransaction(async (trx) => {
+    const known = new Set<string>();
+    const articleIds = [...new Set(counts.flatMap((c) => (c.articleId ? [c.articleId] : [])))];
+    // Chunked: SQLite caps the number of bound parameters per statement.
+    for (let i = 0; i < articleIds.length; i += 500) {
+      const rows = await trx.selectFrom("articles").select("id").where("id", "in", articleIds.slice(i, i + 500)).execute();
+      for (const row of rows) known.add(row.id);
+    }
+    const perArticle = new Map<string, number>();
+    for (const c of counts) {
+      if (c.articleId && !known.has(c.articleId)) continue;
+      await trx
+        .insertInto("page_views")
+        .values({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })
+        .onConflict((oc) =>
+          oc.columns(["day", "path"]).doUpdateSet({
+            views: sql`views + excluded.views`,
+            article_id: sql`coalesce(excluded.article_id, page_views.article_id)`,
+          }),
+        )
+        .execute();
+      if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
+    }
+    for (const [id, views] of perArticle) {
+      await trx
+        .updateTable("articles")
+        .set({ views: sql`views + ${views}` })
+        .where("id", "=", id)
+        .execute();
+    }
+  });
+}
+
+/**
+ * The published article a reader reached by `ref` (its slug, its id, or an old slug that now
+ * redirects), with its current slug; undefined when there is none.
+ */
+export async function findViewedArticle({ ref }: { ref: string }): Promise<{ id: string; slug: string } | undefined> {
+  const direct = await db
+    .selectFrom("articles")
+    .select(["id", "slug"])
+    .where("status", "=", "published")
+    .where((eb) => eb.or([eb("slug", "=", ref), eb("id", "=", ref)]))
+    .executeTakeFirst();
+  if (direct) return direct;
+  return db
+    .selectFrom("slug_redirects")
+    .innerJoin("articles", "articles.id", "slug_redirects.article_id")
+    .select(["articles.id", "articles.slug"])
+    .where("slug_redirects.old_slug", "=", ref)
+    .where("articles.status", "=", "published")
+    .executeTakeFirst();
+}

@@ -1,0 +1,268 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../server-process";
+
+// DESIGN §9 through the real production server: the in-process page cache of anonymous public
+// responses, its headers, and page views counted before it in batches.
+const dataDir = mkdtempSync(join(tmpdir(), "news-cache-"));
+let server: RunningServer;
+let cookie: string;
+let token: string;
+let article: { id: string; slug: string };
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+const reader = (init: RequestInit = {}) => ({ ...init, headers: { "User-Agent": BROWSER, ...(init.headers as Record<string, string>) } });
+const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, reader(init));
+
+function query<T>(sql: string, ...params: unknown[]): T {
+  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+  try {
+    return sqlite.prepare(sql).get(...params) as T;
+  } finally {
+    sqlite.close();
+  }
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+/** The article's running total and today's page_views counter of a path. */
+function views(path = `/article/${article.slug}`) {
+  const total = query<{ views: number }>("select views from articles where id = ?", article.id).views;
+  const daily = query<{ views: number } | undefined>("select views from page_views where day = ? and path = ?", today(), path)?.views ?? 0;
+  return { total, daily };
+}
+
+/** Waits until the once-a-second batch has been written (the counts stop changing). */
+async function settled() {
+  await new Promise((r) => setTimeout(r, 1_600));
+}
+
+async function signIn() {
+  const res = await fetch(`${server.url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+    body: new URLSearchParams({ username: "admin", password: "admin123", redirectTo: "" }),
+  });
+  expect(res.status).toBe(302);
+  return res.headers.get("set-cookie")!.split(";")[0];
+}
+
+const saveSettings = (maintenance: boolean) =>
+  fetch(`${server.url}/admin/settings`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: cookie },
+    body: new URLSearchParams({
+      site_title: "Наука UA", site_description: "Опис", posts_per_page: "10", session_timeout: "60",
+      max_login_attempts: "5", language: "uk-UA", robots: "index, follow", ...(maintenance ? { maintenance_mode: "on" } : {}),
+    }),
+  });
+
+const trackView = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/api/analytics/track-view`, {
+    method: "POST",
+    headers: { "User-Agent": BROWSER, "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+const nonceOf = (res: Response) => res.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1];
+
+describe("page cache and view counting (production server)", () => {
+  beforeAll(async () => {
+    server = await startServer({ dataDir });
+    article = query("select id, slug from articles where status = 'published' order by published_at desc limit 1");
+    cookie = await signIn();
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: "admin123" }),
+    });
+    token = (await login.json()).access_token;
+  });
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves a second anonymous request from memory, with a fresh CSP nonce in the body", async () => {
+    const path = `/article/${article.slug}?first`;
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    const firstHtml = await first.text();
+    const second = await get(path);
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    const secondHtml = await second.text();
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(second.headers.get("content-type")).toContain("text/html");
+    expect(second.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+    // Same page, each response's scripts carry that response's own nonce.
+    const nonce = nonceOf(second);
+    expect(nonce).not.toBe(nonceOf(first));
+    expect(secondHtml).toContain(`nonce="${nonce}"`);
+    expect(secondHtml).not.toContain(nonceOf(first));
+    expect(secondHtml.replaceAll(nonce, "N")).toBe(firstHtml.replaceAll(nonceOf(first), "N"));
+    const scripts = (secondHtml.match(/<script\b[^>]*>/g) ?? []).filter((tag) => !tag.includes("application/ld+json"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    // A HEAD is answered from the same entry, without a body.
+    const head = await get(path, { method: "HEAD" });
+    expect(head.headers.get("x-cache")).toBe("HIT");
+    expect(Number(head.headers.get("content-length"))).toBe(Buffer.byteLength(secondHtml));
+  });
+
+  it("compresses replayed responses for clients that accept it", async () => {
+    await get("/?gzip");
+    const res = await get("/?gzip", { headers: { "Accept-Encoding": "gzip" } });
+    expect(res.headers.get("x-cache")).toBe("HIT");
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(await res.text()).toContain("</html>");
+  });
+
+  it("answers If-None-Match with 304 and no CSP header (the stored copy keeps its own)", async () => {
+    const first = await get("/?etag");
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    const again = await get("/?etag", { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("content-security-policy")).toBeNull();
+    expect(await again.text()).toBe("");
+    expect((await get("/?etag", { headers: { "If-None-Match": 'W/"other"' } })).status).toBe(200);
+  });
+
+  it("lets signed-in staff bypass the cache, with a private policy", async () => {
+    await get("/?staff");
+    const staff = await get("/?staff", { headers: { Cookie: cookie } });
+    expect(staff.status).toBe(200);
+    expect(staff.headers.get("x-cache")).toBe("BYPASS");
+    expect(staff.headers.get("cache-control")).toBe("private, no-store");
+    const bearer = await get("/?staff", { headers: { Authorization: `Bearer ${token}` } });
+    expect(bearer.headers.get("x-cache")).toBe("BYPASS");
+  });
+
+  it("never caches the admin, the private API or a 404", async () => {
+    const login = await get("/admin/login");
+    expect(login.headers.get("x-cache")).toBeNull();
+    expect((await get("/api/auth/me")).headers.get("x-cache")).toBeNull();
+    await get("/article/no-such-article");
+    const missing = await get("/article/no-such-article");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-cache")).not.toBe("HIT");
+  });
+
+  it("drops what it holds when settings are saved, and maintenance mode wins over it", async () => {
+    await get("/?settings");
+    expect((await get("/?settings")).headers.get("x-cache")).toBe("HIT");
+    expect((await saveSettings(false)).status).toBe(200);
+    expect((await get("/?settings")).headers.get("x-cache")).toBe("MISS");
+
+    expect((await get("/?settings")).headers.get("x-cache")).toBe("HIT");
+    try {
+      expect((await saveSettings(true)).status).toBe(200);
+      const closed = await get("/?settings");
+      expect(closed.status).toBe(503);
+      expect(closed.headers.get("x-cache")).toBeNull();
+    } finally {
+      expect((await saveSettings(false)).status).toBe(200);
+    }
+    expect((await get("/?settings")).status).toBe(200);
+  });
+
+  it("counts each article page served to a reader once, cache hits and client navigations included", async () => {
+    await settled();
+    const before = views();
+    const page = `/article/${article.slug}`;
+    const results = [
+      await get(page), // miss or hit
+      await get(page), // hit
+      await get(`/article/${article.id}`), // by id: counted on the article's path
+      await get(`${page}.data`), // a client-side navigation (single fetch)
+    ];
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(results[1].headers.get("x-cache")).toBe("HIT");
+    // Not counted: crawlers, scripts without a User-Agent, prefetches, HEAD, signed-in staff.
+    const notCounted = [
+      fetch(`${server.url}${page}`, { headers: { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } }),
+      fetch(`${server.url}${page}`, { headers: { "User-Agent": "" } }),
+      get(page, { headers: { Purpose: "prefetch" } }),
+      get(`${page}.data`, { headers: { "Sec-Purpose": "prefetch" } }),
+      get(page, { headers: { "Sec-Purpose": "prefetch;prerender" } }),
+      get(page, { method: "HEAD" }),
+      get(page, { headers: { Cookie: cookie } }),
+    ];
+    for (const res of await Promise.all(notCounted)) expect(res.status).toBe(200);
+    await settled();
+    const after = views();
+    expect(after.total - before.total).toBe(4);
+    expect(after.daily - before.daily).toBe(4);
+  });
+
+  it("counts the home and category pages on their paths, not the feeds or the API", async () => {
+    await settled();
+    const home = views("/").daily;
+    await get("/");
+    await get("/_root.data");
+    await get("/?utm_source=x");
+    await get("/api/auth/me");
+    await settled();
+    expect(views("/").daily - home).toBe(3);
+  });
+
+  it("POST /api/analytics/track-view adds to the same batch; bots are answered but not counted", async () => {
+    await settled();
+    const before = views();
+    const res = await trackView({ article_id: article.id, referrer: "ignored", views: 1000 });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ article_id: article.id, counted: true });
+    const bot = await trackView({ article_id: article.id }, { "User-Agent": "curl/8.5.0" });
+    expect(bot.status).toBe(202);
+    expect((await bot.json()).counted).toBe(false);
+    await settled();
+    expect(views().total - before.total).toBe(1);
+    expect(views().daily - before.daily).toBe(1);
+  });
+
+  it("track-view refuses bad input with 404, 422, 400, 415 and 405, and counts nothing", async () => {
+    await settled();
+    const before = views();
+    const pageViews = query<{ n: number }>("select sum(views) n from page_views").n;
+    const unknown = await trackView({ article_id: "00000000-0000-0000-0000-000000000000" });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ detail: "Article not found" });
+    const draft = query<{ id: string }>("select id from articles where status = 'draft' limit 1");
+    expect((await trackView({ article_id: draft.id })).status).toBe(404);
+    for (const body of [{}, { article_id: 42 }, { article_id: "  " }, { article_id: "x".repeat(201) }]) {
+      const bad = await trackView(body);
+      expect(bad.status).toBe(422);
+      expect((await bad.json()).errors).toHaveProperty("article_id");
+    }
+    expect((await trackView("{not json")).status).toBe(400);
+    expect((await trackView(JSON.stringify({ article_id: article.id }), { "Content-Type": "text/plain" })).status).toBe(415);
+    expect((await get("/api/analytics/track-view")).status).toBe(405);
+    await settled();
+    expect(views()).toEqual(before);
+    expect(query<{ n: number }>("select sum(views) n from page_views").n).toBe(pageViews);
+  });
+
+  it("writes the pending batch on SIGTERM before closing the database", async () => {
+    await settled();
+    const before = views();
+    for (let i = 0; i < 5; i++) expect((await get(`/article/${article.slug}`)).status).toBe(200);
+    // Well inside the one-second batch window.
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.output()).not.toContain("Page views lost");
+    expect(views().total - before.total).toBe(5);
+
+    server = await startServer({ dataDir });
+    const res = await fetch(`${server.url}/api/analytics/articles/${article.id}?days=1`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const stats = await res.json();
+    expect(stats.total_views).toBe(before.total + 5);
+    expect(stats.period_views).toBe(before.daily + 5);
+  });
+});
