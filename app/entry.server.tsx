@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -29,7 +29,13 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough({
+          const body = new Transform({
+            // React 18.3's Node stream writer flushes its whole 2,048-byte buffer when a
+            // multi-byte character does not fit, unwritten zero bytes included; browsers show
+            // each as U+FFFD in Cyrillic text. A NUL is never valid HTML, so drop them here.
+            transform(chunk: Buffer, _encoding, callback) {
+              callback(null, chunk.includes(0) ? chunk.filter((byte) => byte !== 0) : chunk);
+            },
             final(callback) {
               // DESIGN §2: clear the abort timer when rendering finishes, or every request's
               // render stays in memory for ABORT_DELAY.
