@@ -11,7 +11,7 @@ import { formatDate } from "~/utils/format";
 import { variantUrl } from "~/utils/media-url";
 import { invalidatePublicCache } from "~/utils/page-cache.server";
 import { getSession, sessionStorage } from "~/utils/session.server";
-import { NotMultipartError, parseImageUpload, type Rejection } from "~/utils/upload.server";
+import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/utils/upload.server";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
@@ -54,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const error = stored.length + rejected.length === 0 ? "Оберіть хоча б одне зображення" : undefined;
       return data<ActionResult>({ intent: "upload", stored, rejected, error }, { status: stored.length || !rejected.length ? 200 : 422 });
     } catch (error) {
-      if (error instanceof NotMultipartError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
+      if (error instanceof NotMultipartError || error instanceof UploadAbortedError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
         return data<ActionResult>({ intent: "upload", stored: [], rejected: [], error: "Upload failed. Please try again." }, { status: 400 });
       }
       throw error;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { listMedia, MEDIA_TYPES } from "~/models/media.server";
 import { requireUser } from "~/utils/auth.server";
 import { apiError, apiJson, apiRoute, fieldErrors, listParams, methodNotAllowed } from "~/utils/http.server";
-import { NotMultipartError, parseImageUpload } from "~/utils/upload.server";
+import { NotMultipartError, parseImageUpload, UploadAbortedError } from "~/utils/upload.server";
 
 const ListQuery = z.object({
   q: z.string().max(200, "Не більше 200 символів").default(""),
@@ -36,6 +36,7 @@ export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
     if (error instanceof NotMultipartError) {
       return apiError(415, "Очікується multipart/form-data з файлами зображень");
     }
+    if (error instanceof UploadAbortedError) return apiError(400, "Завантаження перервано: тіло запиту неповне");
     if (error instanceof Error && error.name === "MaxPartSizeExceededError") {
       return apiError(413, "Текстове поле форми завелике");
     }

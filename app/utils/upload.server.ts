@@ -33,6 +33,8 @@ export interface UploadResult {
 }
 
 export class NotMultipartError extends Error {}
+/** The request body ended or failed before the form was complete (a cancelled upload). */
+export class UploadAbortedError extends Error {}
 
 function rejection(name: string, error: unknown): Rejection {
   if (error instanceof DomainError) {
@@ -116,7 +118,9 @@ export async function parseImageUpload(request: Request, { userId }: { userId: s
     );
   } catch (error) {
     if (error instanceof TypeError && /FormData/.test(error.message)) throw new NotMultipartError(error.message);
-    throw error;
+    if (error instanceof Error && error.name === "MaxPartSizeExceededError") throw error;
+    // Files finished before the break stay stored; the one in flight left no temp file behind.
+    throw new UploadAbortedError(error instanceof Error ? error.message : String(error));
   }
   return { fields, stored, rejected };
 }
