@@ -7,11 +7,15 @@
 export const VARIANT_WIDTHS = [400, 800, 1200] as const;
 
 const MEDIA_URL = /^\/media\/([A-Za-z0-9_-]+)\.(jpe?g|png|gif|webp)$/;
+// The demo images have the same variants, made once by scripts/demo-image-variants.ts.
+const DEMO_URL = /^\/images\/demo\/([a-z0-9-]+)\.jpg$/;
 
-/** The URL of one resized variant of an uploaded image, or undefined for other URLs. */
+/** The URL of one resized variant of an uploaded (or demo) image, or undefined for other URLs. */
 export function variantUrl(url: string, width: number): string | undefined {
   const match = MEDIA_URL.exec(url);
-  return match ? `/media/${match[1]}-w${width}.webp` : undefined;
+  if (match) return `/media/${match[1]}-w${width}.webp`;
+  const demo = DEMO_URL.exec(url);
+  return demo ? `/images/demo/${demo[1]}-w${width}.webp` : undefined;
 }
 
 /** src, srcSet and sizes for an <img>; srcSet only for uploaded media. */
@@ -19,7 +23,7 @@ export function responsiveImage(
   url: string,
   sizes = "(max-width: 768px) 100vw, 50vw",
 ): { src: string; srcSet?: string; sizes?: string } {
-  if (!MEDIA_URL.test(url)) return { src: url };
+  if (!MEDIA_URL.test(url) && !DEMO_URL.test(url)) return { src: url };
   const srcSet = VARIANT_WIDTHS.map((w) => `${variantUrl(url, w)} ${w}w`).join(", ");
   return { src: variantUrl(url, 800)!, srcSet, sizes };
 }
