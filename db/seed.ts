@@ -2,6 +2,7 @@ import type { DB } from "./index";
 import { db, writeTransaction } from "./index";
 import { seedArticles, seedCategories } from "./seed-content";
 import { insertArticle } from "../app/models/article.server";
+import { HOMEPAGE_BLOCKS } from "../app/models/homepage.server";
 import { saveSettings } from "../app/models/settings.server";
 import { createUser } from "../app/models/user.server";
 import { renderArticleHtml } from "../app/utils/markdown.server";
@@ -19,7 +20,8 @@ const DEMO_USERS: { username: string; password: string; role: Role; name: string
   { username: "reporter", password: "reporter123", role: "reporter", name: "Марія Шевчук", email: "reporter@nauka-ua.example" },
 ];
 
-export const HOMEPAGE_LAYOUT: Record<BlockId, number> = { hero: 1, main: 3, sidebar: 5, trending: 4, featured: 6 };
+/** The block maximums, from the one definition the editor and the API enforce. */
+export const HOMEPAGE_LAYOUT = Object.fromEntries(HOMEPAGE_BLOCKS.map((b) => [b.id, b.maxArticles])) as Record<BlockId, number>;
 
 const DAY = 86_400_000;
 const HISTORY_DAYS = 40;

@@ -89,6 +89,8 @@ export default function MediaScreen() {
   const { q, type, view, tab } = readQuery(new URL(`http://x/?${params}`));
   const [selected, setSelected] = useState<string[]>([]);
   const [toast, setToast] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const navigation = useNavigation();
   const submit = useSubmit();
   const searchTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -199,7 +201,7 @@ export default function MediaScreen() {
             <input type="hidden" name="intent" value="delete" />
             <div className="toolbar">
               <span className="muted small">{items.length} shown</span>
-              <button type="submit" className="button button-danger" disabled={navigation.state === "submitting"}>
+              <button type="submit" className="button button-danger" disabled={navigation.state === "submitting" || (hydrated && selected.length === 0)}>
                 Delete Selected ({selected.length})
               </button>
             </div>

@@ -47,6 +47,21 @@ test.describe("media library (JavaScript on)", () => {
     await expect(results.getByRole("alert").filter({ hasText: fake })).toContainText("не зображення");
     await expect(results.getByRole("alert").filter({ hasText: svg })).toContainText("SVG");
 
+    // Drag and drop onto the area uploads too.
+    const dropped = `${uniqueName("dropped")}.gif`;
+    const gif = (await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 1, g: 2, b: 3 } } }).gif().toBuffer()).toString("base64");
+    const transfer = await page.evaluateHandle(({ name, data }) => {
+      const dt = new DataTransfer();
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], name, { type: "image/gif" }));
+      return dt;
+    }, { name: dropped, data: gif });
+    const zone = page.locator(".dropzone");
+    await zone.dispatchEvent("dragover", { dataTransfer: transfer });
+    await expect(zone).toContainText("Drop the images here!");
+    await zone.dispatchEvent("drop", { dataTransfer: transfer });
+    await expect(results.getByText(dropped)).toBeVisible();
+
     // The library lists the stored ones only, with size, dimensions and date.
     await page.getByRole("link", { name: "Media Library" }).click();
     await expect(card(page, a)).toContainText("1000x600");
