@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
@@ -13,6 +13,8 @@ export const baseURL = `http://127.0.0.1:${port}`;
 
 // DESIGN §2: Debian's Chromium; Playwright's own download cannot work here.
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+
+const GLOBAL_SPECS = readdirSync("tests/e2e").filter((f) => f.endsWith(".global.spec.ts")).sort();
 
 const browser = {
   ...devices["Desktop Chrome"],
@@ -39,19 +41,17 @@ export default defineConfig({
     timezoneId: "Europe/Kyiv",
   },
   // Specs that change site-wide state (settings, maintenance mode, the homepage layout) are named
-  // *.global.spec.ts and run after all the others, so they never pull the rug from under them.
+  // *.global.spec.ts and run after all the others, one file at a time (each file is a project that
+  // depends on the one before), so they never pull the rug from under another test.
   projects: [
-    {
-      name: "chromium",
-      testIgnore: /\.global\.spec\.ts$/,
+    { name: "chromium", testIgnore: /\.global\.spec\.ts$/, use: browser },
+    ...GLOBAL_SPECS.map((file, i) => ({
+      name: `site-wide: ${file}`,
+      testMatch: new RegExp(`${file.replace(/\./g, "\\.")}$`),
+      dependencies: [i === 0 ? "chromium" : `site-wide: ${GLOBAL_SPECS[i - 1]}`],
+      fullyParallel: false,
       use: browser,
-    },
-    {
-      name: "site-wide",
-      testMatch: /\.global\.spec\.ts$/,
-      dependencies: ["chromium"],
-      use: browser,
-    },
+    })),
   ],
   webServer: {
     command: "node scripts/ensure-build.mjs && node build/server.js",

@@ -33,7 +33,7 @@ export async function startServer({ dataDir, env = {}, port }: { dataDir: string
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000; // a cold start seeds the demo newsroom; CI machines are slow
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
     try {

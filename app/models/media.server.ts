@@ -151,11 +151,18 @@ export async function storeImage(
     for (const [index, variant] of variantNames(storedName).entries()) {
       const path = storedFilePath(variant)!;
       written.push(path);
-      await sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" })
-        .autoOrient()
-        .resize({ width: VARIANT_WIDTHS[index], withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toFile(path);
+      try {
+        await sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" })
+          .autoOrient()
+          .resize({ width: VARIANT_WIDTHS[index], withoutEnlargement: true })
+          .webp({ quality: 80 })
+          .toFile(path);
+      } catch (error) {
+        // A file-system failure carries a code (ENOSPC, EACCES) and stays a server error; anything
+        // else from the decoder ('libspng read error', truncated data) means the file is broken.
+        if ((error as NodeJS.ErrnoException).code) throw error;
+        refuse(name, REFUSAL.broken);
+      }
     }
     const id = randomUUID();
     const now = new Date().toISOString();
@@ -188,10 +195,6 @@ export async function storeImage(
     };
   } catch (error) {
     await Promise.all(written.map((path) => rm(path, { force: true })));
-    if (error instanceof DomainError) throw error;
-    if (error instanceof Error && /pixel|corrupt|premature|invalid|unsupported|bad/i.test(error.message)) {
-      refuse(name, REFUSAL.broken);
-    }
     throw error;
   }
 }

@@ -42,7 +42,7 @@ test.describe("article editor (JavaScript on)", () => {
 
     // Preview of empty content, then the validation messages next to their fields.
     await page.getByRole("button", { name: "Попередній перегляд" }).click();
-    await expect(page.getByText("Немає вмісту для відображення")).toBeVisible();
+    await expect(page.getByText("No content to display")).toBeVisible();
     await page.getByRole("button", { name: "Редагування" }).click();
     await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
     await expect(page.locator("#title-error")).toHaveText("Заголовок і вміст — обов'язкові поля");

@@ -61,7 +61,8 @@ describe("npm run backup", () => {
     } finally {
       await site.stop("SIGKILL");
     }
-  });
+    // Two server starts and a tsx process: generous under a loaded CI machine.
+  }, 120_000);
 
   it("says plainly when there is nothing to back up, and refuses a non-empty target", () => {
     const empty = temp("news-backup-none-");

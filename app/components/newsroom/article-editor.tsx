@@ -279,7 +279,7 @@ export function ArticleEditor(props: EditorProps) {
                 <div className="editor-preview article-body" data-testid="preview" dangerouslySetInnerHTML={{ __html: previewHtml }} />
               ) : (
                 <div className="editor-preview" data-testid="preview">
-                  <p className="muted">Немає вмісту для відображення</p>
+                  <p className="muted">No content to display</p>
                 </div>
               )}
               {/* Keep the text in the form while previewing. */}
