@@ -23,7 +23,7 @@ export interface RunningServer {
 }
 
 /** Starts the production server (build/server.js) on dataDir and waits until /healthz answers. */
-export async function startServer({ dataDir, env = {}, port }: { dataDir: string; env?: Record<string, string>; port?: number }): Promise<RunningServer> {
+export async function startServer({ dataDir, env = {}, port, timeoutMs = 60_000 }: { dataDir: string; env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<RunningServer> {
   port ??= await freePort();
   let log = "";
   const child = spawn(process.execPath, ["build/server.js"], {
@@ -33,7 +33,7 @@ export async function startServer({ dataDir, env = {}, port }: { dataDir: string
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000; // a cold start seeds the demo newsroom; CI machines are slow
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
     try {
@@ -41,7 +41,10 @@ export async function startServer({ dataDir, env = {}, port }: { dataDir: string
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start:\n${log}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const stop = (signal: NodeJS.Signals = "SIGTERM") =>

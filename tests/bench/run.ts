@@ -145,7 +145,8 @@ function targetsFor(dir: string): Target[] {
 }
 
 async function withServer<T>(dir: string, env: Record<string, string>, fn: (server: RunningServer) => Promise<T>): Promise<{ value: T; rss: number }> {
-  const server = await startServer({ dataDir: dir, env: { LOG_REQUESTS: "0", ...env } });
+  // A busy shared machine can take a while to load the build; the bench waits longer than tests.
+  const server = await startServer({ dataDir: dir, env: { LOG_REQUESTS: "0", ...env }, timeoutMs: 120_000 });
   try {
     const value = await fn(server);
     const rss = vmRss(server.child.pid!);
