@@ -47,7 +47,7 @@ export default defineConfig({
     { name: "chromium", testIgnore: /\.global\.spec\.ts$/, use: browser },
     ...GLOBAL_SPECS.map((file, i) => ({
       name: `site-wide: ${file}`,
-      testMatch: new RegExp(`${file.replace(/\./g, "\\.")}$`),
+      testMatch: new RegExp(`(^|/)${file.replace(/\./g, "\\.")}$`),
       dependencies: [i === 0 ? "chromium" : `site-wide: ${GLOBAL_SPECS[i - 1]}`],
       fullyParallel: false,
       use: browser,

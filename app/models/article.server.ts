@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { db, type DB } from "../../db/index";
-import type { ArticleStatus } from "../../db/schema";
+import { db, writeTransaction, type DB } from "../../db/index";
+import type { ArticleStatus, User } from "../../db/schema";
+import { DomainError } from "../utils/errors";
+import { formatDateTime } from "../utils/format";
+import { renderArticleHtml } from "../utils/markdown.server";
+import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatusValue } from "../utils/newsroom-rules";
+import { invalidatePublicCache } from "../utils/page-cache.server";
+import { firstFreeSlug, slugify } from "../utils/slug.server";
+import { storeDataUrlImage } from "./media.server";
 
 export interface ArticleInsert {
   id?: string;
@@ -78,65 +85,10 @@ export async function setArticleTags(trx: DB, { articleId, tags }: { articleId: 
   }
 }
 
-/** The newest published articles (id, slug, title, subtitle, published_at). */
-export async function listLatestPublished({ limit }: { limit: number }) {
-  return db
-    .selectFrom("articles")
-    .select(["id", "slug", "title", "subtitle", "published_at"])
-    .where("status", "=", "published")
-    .orderBy("published_at", "desc")
-    .limit(limit)
-    .execute();
-}
-
-/** A published article by slug or id, with its category name, author and tags. */
-export async function getPublishedArticle({ slugOrId }: { slugOrId: string }) {
-  const article = await db
-    .selectFrom("articles")
-    .leftJoin("categories", "categories.id", "articles.category_id")
-    .leftJoin("users", "users.id", "articles.author_id")
-    .select([
-      "articles.id",
-      "articles.slug",
-      "articles.title",
-      "articles.subtitle",
-      "articles.content_html",
-      "articles.published_at",
-      "articles.views",
-      "articles.featured_image",
-      "categories.name as category_name",
-      "categories.slug as category_slug",
-      "users.name as author_name",
-      "users.username as author_username",
-    ])
-    .where("articles.status", "=", "published")
-    .where((eb) => eb.or([eb("articles.slug", "=", slugOrId), eb("articles.id", "=", slugOrId)]))
-    .executeTakeFirst();
-  if (!article) return undefined;
-  const tags = await db
-    .selectFrom("article_tags")
-    .innerJoin("tags", "tags.id", "article_tags.tag_id")
-    .select("tags.name")
-    .where("article_tags.article_id", "=", article.id)
-    .orderBy("article_tags.position")
-    .execute();
-  return { ...article, tags: tags.map((t) => t.name) };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Newsroom: article writes and the admin list (SPEC §2 'Article list', 'Article editor'; DESIGN
 // §5 permissions). The admin screens and /api/articles call these same functions; permissions are
 // checked here, so no door can skip them.
-
-import { writeTransaction } from "../../db/index";
-import type { User } from "../../db/schema";
-import { DomainError } from "../utils/errors";
-import { formatDateTime } from "../utils/format";
-import { renderArticleHtml } from "../utils/markdown.server";
-import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatusValue } from "../utils/newsroom-rules";
-import { invalidatePublicCache } from "../utils/page-cache.server";
-import { firstFreeSlug, slugify } from "../utils/slug.server";
-import { storeDataUrlImage } from "./media.server";
 
 type Actor = Pick<User, "id" | "role">;
 
