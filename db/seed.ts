@@ -27,7 +27,7 @@ const DAY = 86_400_000;
 const HISTORY_DAYS = 40;
 
 /** A small deterministic PRNG, so the demo figures are the same on every machine. */
-function mulberry32(seed: number) {
+export function mulberry32(seed: number) {
   return () => {
     seed |= 0;
     seed = (seed + 0x6d2b79f5) | 0;

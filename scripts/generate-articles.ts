@@ -9,7 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { closeDatabase, db, writeTransaction } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
-import { seedDatabase } from "../db/seed";
+import { mulberry32, seedDatabase } from "../db/seed";
 import { insertArticle } from "../app/models/article.server";
 import { renderArticleHtml, stopSanitizer } from "../app/utils/markdown.server";
 
@@ -46,17 +46,6 @@ const PARAGRAPHS = [
   "Автори вже планують наступний етап: збільшити вибірку, перевірити результат в інших кліматичних зонах і оприлюднити програмний код, щоб будь-хто міг повторити розрахунки.",
   "Фінансування проєкту надійшло з кількох грантових програм, а частину обладнання лабораторія отримала завдяки партнерству з університетами Європи.",
 ];
-
-/** A small deterministic PRNG: the same seed gives the same articles on every machine. */
-function mulberry32(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Markdown bodies: a few headings, paragraphs, a list, a quote and a link, about 2 KB each. */
 function bodyTemplates(random: () => number, n = 12): string[] {

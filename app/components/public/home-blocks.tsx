@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { Card, HomepageBlocks } from "~/models/public-article.server";
 import { formatViews } from "~/utils/public-format";
-import { CardImage, CardLink, CategoryBadge, FeedItem, ListCard, TileCard } from "./cards";
+import { CardImage, CardLink, CategoryBadge, FeedItem, ListCard, Meta, TileCard } from "./cards";
 
 /** Sidebar 'News Feed' (SPEC §2), also beside category and search listings. */
 export function NewsFeed({ cards }: { cards: Card[] }) {
@@ -30,13 +30,7 @@ function Hero({ card, related }: { card: Card; related: Card[] }) {
             <CardLink card={card} />
           </h2>
           {card.subtitle ? <p className="hero-subtitle">{card.subtitle}</p> : null}
-          <p className="card-meta">
-            <time dateTime={card.published_at ?? undefined}>{card.time}</time>
-            <span aria-hidden="true"> · </span>
-            <span>{formatViews(card.views)} переглядів</span>
-            <span aria-hidden="true"> · </span>
-            <span>{card.author}</span>
-          </p>
+          <Meta card={card} />
         </div>
       </div>
       {related.length ? (
