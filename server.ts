@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, watch } from "node:fs";
+import { accessSync, constants, mkdirSync, watch } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -15,6 +15,7 @@ import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
 import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
+import { rateLimiters } from "./app/utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
 import { flushViews } from "./app/utils/view-counter.server";
 
@@ -28,6 +29,7 @@ const BUILD_PATH = resolve("build/remix/index.js");
 
 async function main() {
   const env = getEnv();
+  const limits = rateLimiters();
   const dev = env.NODE_ENV === "development";
   const https = env.PUBLIC_URL.startsWith("https://");
 
@@ -54,7 +56,9 @@ async function main() {
   app.disable("x-powered-by");
   // req.ip honours X-Forwarded-For only from a proxy on this machine (nginx, Caddy) unless
   // TRUST_PROXY says otherwise.
-  app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
+  // TRUST_PROXY takes what Express does: `true`/`false`, a hop count, or addresses/subnets/names
+  // (`loopback`, `10.0.0.0/8, uniquelocal`).
+  app.set("trust proxy", trustProxy(process.env.TRUST_PROXY));
 
   // Trailing slashes: one URL per page. Not for /api, whose paths take an optional slash.
   app.use((req, res, next) => {
@@ -67,13 +71,27 @@ async function main() {
 
   app.use(compression());
 
-  // Liveness for a process manager or proxy: the database answers.
+  // Health for a process manager, proxy or monitor: the database file is readable now (page 1 is
+  // read, not just `select 1` on the connection) and the data folder and database are writable.
+  // A short busy timeout for this probe only: an outside process holding an exclusive lock gives a
+  // 503 within a second instead of stalling the event loop for the full five.
   app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store");
     try {
-      getHandle().sqlite.prepare("select 1").get();
-      res.set("Cache-Control", "no-store").type("text/plain").send("ok");
-    } catch {
-      res.status(503).type("text/plain").send("database unavailable");
+      const { sqlite } = getHandle();
+      const timeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
+      sqlite.pragma("busy_timeout = 1000");
+      try {
+        sqlite.prepare("select count(*) from sqlite_master").get();
+      } finally {
+        sqlite.pragma(`busy_timeout = ${timeout}`);
+      }
+      accessSync(dataDir(), constants.W_OK);
+      accessSync(join(dataDir(), "news.db"), constants.W_OK);
+      res.json({ status: "ok" });
+    } catch (error) {
+      console.error(`healthz: ${(error as Error)?.message ?? error}`);
+      res.status(503).json({ status: "unavailable", detail: "База даних недоступна" });
     }
   });
 
@@ -141,6 +159,10 @@ async function main() {
     req.headers["x-client-ip"] = req.ip ?? "unknown";
     next();
   });
+
+  // Rate limits per client address on state-changing requests (app/utils/rate-limit.server.ts);
+  // reads are never limited, sign-in has its own lockout.
+  app.use(limits.writes, limits.views);
 
   // Body cap before the Remix handler (actions read bodies themselves); chunked bodies are
   // capped again where they are read (readBodyText).
@@ -229,6 +251,13 @@ async function main() {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+function trustProxy(value: string | undefined): boolean | number | string {
+  const v = value?.trim();
+  if (!v) return "loopback";
+  if (v === "true" || v === "false") return v === "true";
+  return /^\d+$/.test(v) ? Number(v) : v;
 }
 
 function sendError(req: Request, res: Response, status: number, detail: string) {

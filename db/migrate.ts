@@ -22,8 +22,10 @@ export async function migrateToLatest(db: DB): Promise<void> {
   const unknown = applied.map((r: any) => r.name as string).filter((name) => !known.has(name));
   if (unknown.length) {
     throw new Error(
-      `The database was migrated by a newer version of the site (${unknown.join(", ")}). ` +
-        "Run that version, or restore a backup made for this one.",
+      `The database was migrated by a newer version of the site: it has ` +
+        `migration${unknown.length > 1 ? "s" : ""} this code does not know (${unknown.join(", ")}). ` +
+        "Upgrade the code to that version (git pull, npm ci, npm run build), or restore a backup made " +
+        "with this version. Nothing was changed.",
     );
   }
   const { error, results } = await migrator.migrateToLatest();

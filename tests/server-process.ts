@@ -22,12 +22,16 @@ export interface RunningServer {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Starts the production server (build/server.js) on dataDir and waits until /healthz answers. */
+/**
+ * Starts the production server (build/server.js) on dataDir and waits until /healthz answers.
+ * Request logs and rate limits are off unless `env` turns them on (tests/integration/ops.test.ts):
+ * load and fault tests write from one address far faster than a newsroom.
+ */
 export async function startServer({ dataDir, env = {}, port, timeoutMs = 60_000 }: { dataDir: string; env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<RunningServer> {
   port ??= await freePort();
   let log = "";
   const child = spawn(process.execPath, ["build/server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_REQUESTS: "0", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_REQUESTS: "0", RATE_LIMIT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (log += d));
