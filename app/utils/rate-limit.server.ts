@@ -87,7 +87,8 @@ export function rateLimiters(config = rateLimitConfig()): { writes: RequestHandl
 // One counted track-view per address and article per VIEW_REPEAT_MINUTES: the endpoint needs no
 // sign-in, so without this anyone could add thousands of views to an article (within the rate
 // limit, from one address). Repeats are answered 202 with `counted: false`. Bounded memory.
-const MAX_SEEN = 200_000;
+// 100,000 keys of ~100 bytes: about 10 MB at most, inside the memory budget of DESIGN §9.
+const MAX_SEEN = 100_000;
 const seen = new Map<string, number>();
 let repeatMinutes: number | undefined;
 

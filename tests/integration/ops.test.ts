@@ -194,7 +194,8 @@ describe("request logs and /healthz", () => {
     await fetch(`${server.url}/search?q=космос&token=QUERYSECRET1&password=QUERYSECRET2`);
     const out = await fetch(`${server.url}/admin/logout`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: server.url } });
     expect(out.status).toBe(302);
-    await new Promise((r) => setTimeout(r, 200));
+    // The child's stdout reaches us asynchronously: wait for the last request's line.
+    for (let i = 0; i < 50 && !server.output().includes('"path":"/admin/logout"'); i++) await new Promise((r) => setTimeout(r, 100));
 
     const log = server.output();
     const lines = log
