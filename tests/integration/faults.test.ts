@@ -314,11 +314,18 @@ describe("a data folder the site cannot use at start", () => {
     expect(Buffer.compare(garbage, readFileSync(join(base, "news.db")))).toBe(0);
   }, 60_000);
 
-  it.skipIf(!canMount)("a read-only DATA_DIR (an existing site, bind-mounted read-only): a plain message and exit 1", async () => {
-    // A real site's folder first: started once, stopped cleanly.
-    const source = tempDir("news-ro-");
-    const server = await start(source);
+  // A real site's folder: started once, stopped cleanly (shared by the two cases below).
+  let site: string | undefined;
+  async function existingSite() {
+    if (site) return site;
+    site = tempDir("news-site-");
+    const server = await start(site);
     expect(await server.stop("SIGTERM")).toBe(0);
+    return site;
+  }
+
+  it.skipIf(!canMount)("a read-only DATA_DIR (an existing site, bind-mounted read-only): a plain message and exit 1", async () => {
+    const source = await existingSite();
     const result = await runUntilExit({ dataDir: source, prelude: `mount --bind "${source}" "${source}" && mount -o remount,bind,ro "${source}"` });
     expectPlainFailure(result, source, /Cannot write to the data folder.*read-only/);
     expect(existsSync(join(source, "news.db"))).toBe(true);
@@ -331,9 +338,7 @@ describe("a data folder the site cannot use at start", () => {
     expectPlainFailure(await runUntilExit({ dataDir: fresh, prelude: `mount -t tmpfs -o size=128k tmpfs "${mountA}"` }), fresh, /is full.*Free some space/);
 
     // An existing site whose disk filled up while it was stopped.
-    const source = tempDir("news-full-src-");
-    const server = await start(source);
-    expect(await server.stop("SIGTERM")).toBe(0);
+    const source = await existingSite();
     const mountB = tempDir("news-full-b-");
     const data = join(mountB, "data");
     const prelude = `mount -t tmpfs -o size=8m tmpfs "${mountB}" && mkdir "${data}" && cp -a "${source}/." "${data}/" && (dd if=/dev/zero of="${mountB}/filler" bs=4k 2>/dev/null; true)`;
