@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, mkdirSync, watch } from "node:fs";
-import { join, resolve } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, statfsSync, statSync, watch } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
@@ -11,7 +11,7 @@ import { closeDatabase, dataDir, db, getHandle } from "./db/index";
 import { migrateToLatest } from "./db/migrate";
 import { seedDatabase } from "./db/seed";
 import { getEnv } from "./app/utils/env.server";
-import { isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
+import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
 import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
@@ -50,7 +50,7 @@ async function main() {
   sqlite.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
   setInterval(() => sqlite.exec("PRAGMA optimize"), 6 * 3_600_000).unref();
 
-  let build = (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+  let build = withBusyMapping((await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild);
 
   const app = express();
   app.disable("x-powered-by");
@@ -222,7 +222,7 @@ async function main() {
   if (dev) {
     // `remix dev --manual` rebuilds into build/remix; load the new build and tell it we did.
     watch(resolve("build/remix"), async () => {
-      build = (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
+      build = withBusyMapping((await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild);
       handleRemix = remixHandler(build);
       broadcastDevReady(build);
     });
@@ -265,20 +265,86 @@ function sendError(req: Request, res: Response, status: number, detail: string) 
   res.status(status).type("text/plain; charset=utf-8").send(detail);
 }
 
+/**
+ * Every loader and action of the build, with SQLITE_BUSY (another process held the write lock
+ * past the busy timeout) turned into a thrown 503 Response: screens and forms show it in their
+ * error boundary, /api answers `{detail}` (apiRoute maps it first). docs/decisions/007.
+ */
+function withBusyMapping(build: ServerBuild): ServerBuild {
+  type Fn = (args: { request: globalThis.Request }) => unknown;
+  const wrap = (fn: Fn | undefined) =>
+    fn &&
+    (async (args: { request: globalThis.Request }) => {
+      try {
+        return await fn(args);
+      } catch (error) {
+        if (isDatabaseBusy(error)) throw databaseBusyResponse(args.request);
+        throw error;
+      }
+    });
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    const module = route.module as { loader?: Fn; action?: Fn };
+    const wrapped: Record<string, unknown> = { ...route.module };
+    if (module.loader) wrapped.loader = wrap(module.loader);
+    if (module.action) wrapped.action = wrap(module.action);
+    routes[id] = { ...route, module: wrapped as unknown as typeof route.module };
+  }
+  return { ...build, routes };
+}
+
 // A failure in middleware never prints a stack to a client.
 function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  if (isDatabaseBusy(error)) {
+    res.set({ "Retry-After": DATABASE_BUSY_RETRY_AFTER, "Cache-Control": "no-store" });
+    return sendError(req, res, 503, DATABASE_BUSY_MESSAGE);
+  }
   console.error(error);
   sendError(req, res, 500, "Помилка сервера");
 }
 
 main().catch((error: NodeJS.ErrnoException) => {
-  const where = dataDir();
-  if (["EACCES", "EPERM", "EROFS", "ENOTDIR", "SQLITE_READONLY", "SQLITE_CANTOPEN"].includes(error?.code ?? "")) {
-    console.error(`Cannot write to the data folder ${where}: ${error.message}. Set DATA_DIR to a writable folder.`);
-  } else if (error?.code === "ENOSPC" || error?.code === "SQLITE_FULL") {
-    console.error(`The disk holding ${where} is full. Free some space and start again.`);
-  } else {
-    console.error(`The site could not start: ${error?.message ?? error}`);
-  }
+  console.error(startupFailure(error, dataDir()));
   process.exit(1);
 });
+
+/**
+ * One plain paragraph for an operator when the site cannot start (issue 7, faults): what is wrong
+ * with the data folder and what to do, never a stack trace. docs/decisions/007.
+ */
+function startupFailure(error: NodeJS.ErrnoException, where: string): string {
+  const code = String(error?.code ?? "");
+  const message = error?.message ?? String(error);
+  const isFile = (() => {
+    try {
+      return !statSync(where).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
+  if (isFile || code === "ENOTDIR" || (code === "EEXIST" && /mkdir/.test(message))) {
+    return `The data folder ${where} is not a folder (a file is in the way: ${message}). Set DATA_DIR to a folder the site can write to.`;
+  }
+  const freeBytes = (() => {
+    try {
+      const stats = statfsSync(existsSync(where) ? where : dirname(where));
+      return stats.bavail * stats.bsize;
+    } catch {
+      return undefined;
+    }
+  })();
+  // A full disk shows as ENOSPC, SQLITE_FULL, or (when SQLite cannot grow its WAL index) an I/O error.
+  if (code === "ENOSPC" || code === "SQLITE_FULL" || (code.startsWith("SQLITE_IOERR") && freeBytes !== undefined && freeBytes < 1024 * 1024)) {
+    return `The disk holding the data folder ${where} is full (${freeBytes ?? 0} bytes free; ${message}). Free some space and start again.`;
+  }
+  if (["EACCES", "EPERM", "EROFS"].includes(code) || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN")) {
+    return `Cannot write to the data folder ${where} (${message}): it is read-only or not ours. Set DATA_DIR to a writable folder, or mount it read-write.`;
+  }
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return `The database ${join(where, "news.db")} is not a readable SQLite database (${message}). Restore it from a backup (README, 'Backups') or move it away to start an empty site.`;
+  }
+  if (code.startsWith("SQLITE_IOERR")) {
+    return `The site could not read or write its data folder ${where} (disk I/O error: ${code}). Check the disk and start again.`;
+  }
+  return `The site could not start: ${message}`;
+}

@@ -54,13 +54,15 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // 503: the database was busy (server.ts maps SQLITE_BUSY); its text is meant for people.
+  const busy = isRouteErrorResponse(error) && error.status === 503 && typeof error.data === "string" ? error.data : undefined;
   return (
     <main id="main" className="error-page">
-      <h1>{notFound ? "Сторінку не знайдено" : "Error"}</h1>
+      <h1>{notFound ? "Сторінку не знайдено" : busy ? "Сервер тимчасово зайнятий" : "Error"}</h1>
       <p>
         {notFound
           ? "Такої сторінки немає. Можливо, її видалили або адресу введено з помилкою."
-          : "Щось пішло не так. Спробуйте оновити сторінку."}
+          : (busy ?? "Щось пішло не так. Спробуйте оновити сторінку.")}
       </p>
       <p>
         <a href="/">На головну</a>

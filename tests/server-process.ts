@@ -53,7 +53,8 @@ export async function startServer({ dataDir, env = {}, port, timeoutMs = 60_000 
   }
   const stop = (signal: NodeJS.Signals = "SIGTERM") =>
     new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
+      // A child that already ended (by exit or by a signal such as SIGKILL) emits no new 'exit'.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
       child.once("exit", (code) => resolve(code));
       child.kill(signal);
     });

@@ -102,6 +102,7 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(hand
       if (error instanceof DomainError) {
         return apiError(error.status, error.message, error.field ? { errors: { [error.field]: error.message } } : {});
       }
+      if (isDatabaseBusy(error)) return databaseBusyResponse(args.request);
       console.error(`API ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
       return apiError(500, "Помилка сервера");
     }
@@ -144,4 +145,26 @@ export function isSameOrigin(
   } catch {
     return false;
   }
+}
+
+// --- Database busy (issue 7, faults; docs/decisions/007) ---------------------------------------
+// Another process (a backup, the sqlite3 shell, a migration) can hold SQLite's write lock. A write
+// waits up to the busy timeout (5 s, db/index.ts); past that better-sqlite3 throws SQLITE_BUSY.
+// That is a temporary condition, not a bug: the client gets a 503 with Retry-After and a message
+// in Ukrainian, never a stack trace. apiRoute maps it for /api, server.ts for screens and forms.
+
+export const DATABASE_BUSY_MESSAGE = "База даних тимчасово зайнята іншим процесом. Зміни не збережено: спробуйте ще раз за хвилину.";
+export const DATABASE_BUSY_RETRY_AFTER = "30";
+
+/** Whether an error is SQLite's "database is locked/busy" after the busy timeout ran out. */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"));
+}
+
+/** The 503 for a busy database: JSON `{detail}` for /api, plain text otherwise (screens render it in their error boundary). */
+export function databaseBusyResponse(request: Request): Response {
+  const headers = { "Retry-After": DATABASE_BUSY_RETRY_AFTER, "Cache-Control": "no-store" };
+  if (isApiRequest(request)) return apiError(503, DATABASE_BUSY_MESSAGE, { headers });
+  return new Response(DATABASE_BUSY_MESSAGE, { status: 503, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
 }
