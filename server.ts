@@ -97,7 +97,10 @@ async function main() {
 
   // Fingerprinted Remix assets never change under a name: cache them for a year.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  // Files under public/ all have an extension; page paths (/, /article/x, /category/x) do not,
+  // and asking the disk for them cost a stat and a thrown ENOENT on every page (docs/decisions/009).
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
   // Uploaded media: random server-made names, so immutable; served as inert files.
   app.use(
     "/media",

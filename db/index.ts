@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -20,8 +20,40 @@ export function openDatabase(file: string): Handle {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return { path: file, sqlite, db };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query's SQL afresh; preparing costs more than running most of our
+ * indexed reads (docs/decisions/009). This keeps the last 500 prepared statements by SQL text
+ * (least recently used first out). Streamed queries get a statement of their own, so a cached
+ * one is never left mid-iteration; a schema change re-prepares inside SQLite by itself.
+ */
+function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): SqliteStatement {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      const cached = statement;
+      return {
+        reader: cached.reader,
+        all: (parameters) => cached.all(parameters),
+        run: (parameters) => cached.run(parameters),
+        iterate: (parameters) => sqlite.prepare(sql).iterate(parameters),
+      };
+    },
+  };
 }
 
 export function dataDir(): string {

@@ -16,7 +16,9 @@ export function formatClock(date: Date): { time: string; date: string } {
   return { time: clockTime.format(date), date: clockDate.format(date) };
 }
 
+const viewCount = new Intl.NumberFormat("uk-UA");
+
 /** Thousands separators for view counts (uk-UA uses a narrow space). */
 export function formatViews(views: number): string {
-  return new Intl.NumberFormat("uk-UA").format(views);
+  return viewCount.format(views);
 }
