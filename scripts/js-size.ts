@@ -46,14 +46,26 @@ export async function measurePageJs(baseUrl: string, path: string): Promise<JsSi
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+/**
+ * Measures each path and prints one line per page (files, raw, gzip, met/missed against the
+ * 120 KB budget), with the files when `verbose`. Used by this CLI and by `npm run lighthouse`.
+ */
+export async function reportPagesJs(baseUrl: string, paths: string[], { verbose = true } = {}): Promise<JsSize[]> {
+  const sizes: JsSize[] = [];
+  for (const path of paths) {
+    const size = await measurePageJs(baseUrl, path);
+    sizes.push(size);
+    const verdict = size.gzip <= PUBLIC_JS_BUDGET_BYTES ? "met   " : "MISSED";
+    console.log(`${verdict} ${path} (HTTP ${size.status}): ${size.files.length} files, ${kb(size.bytes)} raw, ${kb(size.gzip)} gzip (budget ${kb(PUBLIC_JS_BUDGET_BYTES)})`);
+    if (verbose) for (const f of size.files) console.log(`         ${f.url}  ${kb(f.gzip)}`);
+  }
+  return sizes;
+}
+
 async function cli() {
   const [baseUrl, ...paths] = process.argv.slice(2);
   if (!baseUrl) throw new Error("usage: tsx scripts/js-size.ts BASE_URL [PATH...]");
-  for (const path of paths.length ? paths : ["/"]) {
-    const size = await measurePageJs(baseUrl, path);
-    console.log(`${path} (HTTP ${size.status}): ${size.files.length} files, ${kb(size.bytes)} raw, ${kb(size.gzip)} gzip`);
-    for (const f of size.files) console.log(`  ${f.url}  ${kb(f.gzip)}`);
-  }
+  await reportPagesJs(baseUrl, paths.length ? paths : ["/"]);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -94,7 +94,16 @@ export default function ArticlePage() {
       </header>
       {article.image ? (
         <figure className="article-image">
-          <img {...responsiveImage(article.image, "(max-width: 900px) 100vw, 860px")} alt={article.title} width={1200} height={675} decoding="async" />
+          <img
+            {...responsiveImage(article.image, "(max-width: 900px) 100vw, 860px")}
+            alt={article.title}
+            width={1200}
+            height={675}
+            // The hero is the page's largest paint (Lighthouse LCP): fetched first, never lazily.
+            loading="eager"
+            {...{ fetchpriority: "high" }}
+            decoding="async"
+          />
         </figure>
       ) : null}
       {article.content_html ? (

@@ -1,4 +1,5 @@
 import { Marked, type Tokens } from "marked";
+import { responsiveImage } from "./media-url";
 
 // One markdown pipeline for the public article and the editor preview (SPEC §5 'Markdown to
 // HTML'). This file runs on both sides; sanitising happens after it: in the browser with
@@ -43,7 +44,11 @@ const marked = new Marked({
       if (!SAFE_URL.test(href)) return "";
       const alt = text || "Image in article";
       const titleAttr = title ? ` title="${escapeAttribute(title)}"` : "";
-      return `<img src="${escapeAttribute(href)}" alt="${escapeAttribute(alt)}"${titleAttr} loading="lazy" decoding="async">`;
+      // Uploads and demo images have resized WebP variants (media-url.ts): a phone downloads the
+      // 400- or 800-pixel one, not the original (Lighthouse 'Properly size images').
+      const { src, srcSet, sizes } = responsiveImage(href, "(max-width: 900px) 100vw, 760px");
+      const responsive = srcSet ? ` srcset="${escapeAttribute(srcSet)}" sizes="${escapeAttribute(sizes!)}"` : "";
+      return `<img src="${escapeAttribute(src)}"${responsive} alt="${escapeAttribute(alt)}"${titleAttr} loading="lazy" decoding="async">`;
     },
     // Raw HTML in markdown is shown as text, never passed through.
     html({ text }: Tokens.HTML | Tokens.Tag) {

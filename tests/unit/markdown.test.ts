@@ -105,6 +105,13 @@ describe("renderArticleHtml (server sanitiser in a worker)", () => {
     expect(await sanitizeHtml(once)).toBe(once);
   });
 
+  it("gives uploaded and demo images their resized WebP variants, kept by the sanitiser", async () => {
+    const html = await renderArticleHtml("![фото](/media/abc_123.jpg)\n\n![демо](/images/demo/bio-1.jpg)\n\n![зовні](https://example.com/x.jpg)");
+    expect(html).toContain('src="/media/abc_123-w800.webp" srcset="/media/abc_123-w400.webp 400w, /media/abc_123-w800.webp 800w, /media/abc_123-w1200.webp 1200w" sizes="(max-width: 900px) 100vw, 760px"');
+    expect(html).toContain('src="/images/demo/bio-1-w800.webp" srcset="/images/demo/bio-1-w400.webp 400w');
+    expect(html).toContain('<img src="https://example.com/x.jpg" alt="зовні" loading="lazy" decoding="async">');
+  });
+
   it("survives worker recycling across many documents", async () => {
     const results = await Promise.all(Array.from({ length: 450 }, (_, i) => renderArticleHtml(`Абзац **${i}**`)));
     expect(results[449]).toBe("<p>Абзац <strong>449</strong></p>");

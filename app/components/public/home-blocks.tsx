@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { Card, HomepageBlocks } from "~/models/public-article.server";
+import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { CardImage, CardLink, CategoryBadge, FeedItem, ListCard, Meta, TileCard } from "./cards";
 
@@ -105,7 +106,7 @@ export function HomeBlocks({ blocks, related }: { blocks: HomepageBlocks; relate
               Вибрані публікації
             </h2>
             <div className="video-block">
-              <img src="/images/demo/space-2.jpg" alt="" loading="lazy" decoding="async" width={800} height={450} />
+              <img {...responsiveImage("/images/demo/space-2.jpg", "(max-width: 900px) 100vw, 400px")} alt="" loading="lazy" decoding="async" width={800} height={450} />
               <span className="video-play" aria-hidden="true">
                 ▶
               </span>
