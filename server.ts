@@ -296,7 +296,7 @@ function startupFailure(error: NodeJS.ErrnoException, where: string): string {
     }
   })();
   if (isFile || code === "ENOTDIR" || (code === "EEXIST" && /mkdir/.test(message))) {
-    return `The data folder ${where} is not a folder (a file is in the way: ${message}). Set DATA_DIR to a folder the site can write to.`;
+    return `Cannot write to the data folder ${where}: it is not a folder (a file is in the way: ${message}). Set DATA_DIR to a folder the site can write to.`;
   }
   const freeBytes = (() => {
     try {
