@@ -13,7 +13,7 @@ import { seedDatabase } from "./db/seed";
 import { getEnv } from "./app/utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
-import { stopSanitizer } from "./app/utils/markdown.server";
+import { stopSanitizer, warmSanitizer } from "./app/utils/markdown.server";
 import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
 import { rateLimiters } from "./app/utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
@@ -219,6 +219,8 @@ async function main() {
 
   const server = app.listen(env.PORT, () => {
     console.log(`Наука UA: ${env.PUBLIC_URL} (data in ${dataDir()})`);
+    // The first save should not wait seconds for the sanitiser worker to load (docs/decisions/007).
+    warmSanitizer();
     if (dev) broadcastDevReady(build);
   });
 
@@ -326,7 +328,7 @@ function startupFailure(error: NodeJS.ErrnoException, where: string): string {
     }
   })();
   if (isFile || code === "ENOTDIR" || (code === "EEXIST" && /mkdir/.test(message))) {
-    return `The data folder ${where} is not a folder (a file is in the way: ${message}). Set DATA_DIR to a folder the site can write to.`;
+    return `Cannot write to the data folder ${where}: it is not a folder (a file is in the way: ${message}). Set DATA_DIR to a folder the site can write to.`;
   }
   const freeBytes = (() => {
     try {

@@ -70,19 +70,44 @@ class SanitizerWorker {
   }
 }
 
-let current: SanitizerWorker | undefined;
-let nextId = 1;
+// The worker lives on globalThis: server.ts and the Remix build are two bundles that each carry
+// this module (docs/decisions/002), and server.ts warms and stops the one the build's saves use.
+interface SanitizerState {
+  current: SanitizerWorker | undefined;
+  /** The replacement, started and warmed a few calls before `current` is recycled. */
+  next: SanitizerWorker | undefined;
+  nextId: number;
+}
+const state: SanitizerState = ((globalThis as any).__newsSanitizer ??= { current: undefined, next: undefined, nextId: 1 });
+
+const WARM_AHEAD = 10;
 
 /** Sanitises HTML with the shared policy, off the main thread's heap. */
 export async function sanitizeHtml(html: string): Promise<string> {
   if (!html) return "";
-  if (!current || current.calls >= RECYCLE_AFTER) {
-    const retired = current;
-    current = new SanitizerWorker();
+  if (!state.current || state.current.calls >= RECYCLE_AFTER) {
+    const retired = state.current;
+    state.current = state.next ?? new SanitizerWorker();
+    state.next = undefined;
     // Let the retired worker finish what it was given, then end it.
     if (retired) void drain(retired);
   }
-  return current.sanitize(nextId++, html);
+  // A new worker needs seconds to load jsdom (8 s measured on a busy 2-core machine): start and
+  // warm the replacement a few calls ahead, so the save that crosses the limit does not wait.
+  if (!state.next && state.current.calls >= RECYCLE_AFTER - WARM_AHEAD) state.next = warmed(new SanitizerWorker());
+  return state.current.sanitize(state.nextId++, html);
+}
+
+// Issue 7 (faults, mixed load): the first save after a start waited for the cold worker, long
+// enough to time out under load. server.ts warms it once it listens.
+function warmed(worker: SanitizerWorker): SanitizerWorker {
+  worker.sanitize(state.nextId++, "<p>warm</p>").catch(() => undefined);
+  return worker;
+}
+
+/** Starts the worker and loads its sanitiser now rather than at the first save. */
+export function warmSanitizer(): void {
+  if (!state.current) state.current = warmed(new SanitizerWorker());
 }
 
 async function drain(worker: SanitizerWorker) {
@@ -97,7 +122,10 @@ export async function renderArticleHtml(content: string | string[] | null | unde
 
 /** Ends the worker (shutdown, tests). */
 export async function stopSanitizer(): Promise<void> {
-  const worker = current;
-  current = undefined;
+  const worker = state.current;
+  const spare = state.next;
+  state.current = undefined;
+  state.next = undefined;
+  if (spare) await drain(spare);
   if (worker) await drain(worker);
 }
