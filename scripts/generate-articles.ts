@@ -164,8 +164,12 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
   const sqlite = getHandle().sqlite;
   // Random UUID keys and slugs land all over their indexes: with SQLite's default 2 MB page cache
   // every insert past ~20,000 rows reads pages from disk. A large cache for the load only.
+  // Generated data is test data: no fsync per chunk during the load (the server's FULL comes back
+  // after it); a crash mid-load leaves an incomplete but consistent database (WAL).
   const cacheSize = sqlite.pragma("cache_size", { simple: true });
+  const synchronous = sqlite.pragma("synchronous", { simple: true });
   sqlite.pragma("cache_size = -262144");
+  sqlite.pragma("synchronous = OFF");
   for (const name of TAGS) sqlite.prepare("insert into tags (name) values (?) on conflict (name) do nothing").run(name);
   const tagIds = new Map((sqlite.prepare("select id, name from tags").all() as { id: number; name: string }[]).map((t) => [t.name.toLowerCase(), t.id]));
   const insertArticle = sqlite.prepare(`insert into articles
@@ -226,6 +230,8 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
   sqlite.prepare("insert into articles_fts (articles_fts, rank) values ('automerge', 4)").run();
   if (process.env.GEN_DEBUG) console.log(` optimize ${Date.now() - t1} ms`);
   sqlite.pragma(`cache_size = ${cacheSize}`);
+  sqlite.pragma(`synchronous = ${synchronous}`);
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
   return { inserted: count, ms: Date.now() - started };
 }
 
