@@ -28,7 +28,6 @@ import { randomUUID } from "node:crypto";
 const DAY = 86_400_000;
 const CHUNK = 5_000;
 const VOCABULARY = 30_000;
-const POOL = 150;
 
 const TAGS = [
   "космос", "астрономія", "фізика", "квантові технології", "медицина", "генетика", "біологія", "екологія",
@@ -98,8 +97,8 @@ function textMaker(random: () => number) {
 }
 
 /** Markdown blocks shared between articles: headings, paragraphs with emphasis and links, lists, quotes. */
-function blockPool(text: ReturnType<typeof textMaker>, random: () => number): string[] {
-  return Array.from({ length: POOL }, (_, i) => {
+function blockPool(text: ReturnType<typeof textMaker>, random: () => number, size: number): string[] {
+  return Array.from({ length: size }, (_, i) => {
     switch (i % 5) {
       case 0:
         return `## ${text.sentence(3, 6).slice(0, -1)}`;
@@ -140,13 +139,15 @@ export interface GenerateOptions {
   /** Share of drafts among the generated articles. */
   draftShare?: number;
   onProgress?: (done: number, total: number) => void;
+  /** How many shared markdown blocks are rendered (each once) and mixed into the articles. */
+  poolSize?: number;
 }
 
 /**
  * Inserts `count` generated articles into the database of DATA_DIR (which must be migrated and
  * have its categories and users). Slugs are `gen-{n}` and continue after earlier runs.
  */
-export async function generateArticles({ count, seed = 42, now = Date.now(), draftShare = 0.03, onProgress }: GenerateOptions): Promise<{ inserted: number; ms: number }> {
+export async function generateArticles({ count, seed = 42, now = Date.now(), draftShare = 0.03, onProgress, poolSize = 150 }: GenerateOptions): Promise<{ inserted: number; ms: number }> {
   const started = Date.now();
   const random = mulberry32(seed);
   const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
@@ -157,7 +158,7 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
   const offset = Number((await db.selectFrom("articles").select((eb) => eb.fn.countAll<number>().as("n")).where("slug", "like", "gen-%").executeTakeFirstOrThrow()).n);
 
   // The expensive part (marked + DOMPurify in the worker) once per pooled block.
-  const pool = blockPool(text, random);
+  const pool = blockPool(text, random, poolSize);
   const poolHtml = await Promise.all(pool.map((block) => renderArticleHtml(block)));
   if (process.env.GEN_DEBUG) console.log(` pool ${Date.now() - started} ms`);
 
@@ -185,7 +186,7 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
     const closing = text.paragraph(2, 4);
     const blocks: number[] = [];
     for (let k = text.between(3, 5); blocks.length < k; ) {
-      const b = Math.floor(random() * POOL);
+      const b = Math.floor(random() * poolSize);
       // Two lists in a row would render as one list: never put pooled lists side by side.
       if (!(b % 5 === 2 && blocks.length && blocks[blocks.length - 1] % 5 === 2)) blocks.push(b);
     }
