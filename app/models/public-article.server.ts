@@ -294,11 +294,22 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
       limit ${perPage} offset ${offset}`.execute(db);
     order = ranked.rows.map((row) => row.r);
   } else {
+    // Title matches first, then tag matches, then the rest; newest first within each.
     const cutoff = candidates[candidates.length - 1];
-    const inTitle = await sql<{ r: number }>`select rowid as r from articles_fts
-      where articles_fts match ${`{title tags} : (${match})`} and rowid >= ${cutoff}`.execute(db);
-    const titled = new Set(inTitle.rows.map((row) => row.r));
-    order = [...candidates.filter((r) => titled.has(r)), ...candidates.filter((r) => !titled.has(r))].slice(offset, offset + perPage);
+    const within = async (column: "title" | "tags") =>
+      new Set(
+        (
+          await sql<{ r: number }>`select rowid as r from articles_fts
+            where articles_fts match ${`{${column}} : (${match})`} and rowid >= ${cutoff}`.execute(db)
+        ).rows.map((row) => row.r),
+      );
+    const [inTitle, inTags] = [await within("title"), await within("tags")];
+    const tier = (r: number) => (inTitle.has(r) ? 0 : inTags.has(r) ? 1 : 2);
+    order = candidates
+      .map((r, i) => ({ r, key: tier(r) * (SEARCH_WINDOW + 1) + i }))
+      .sort((a, b) => a.key - b.key)
+      .slice(offset, offset + perPage)
+      .map((x) => x.r);
   }
   if (!order.length) return { hits: [] as SearchHit[], total, capped };
   const rows = await cardQuery()
@@ -311,7 +322,8 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
     const row = byRowid.get(r);
     if (!row) return [];
     const title = row.title || "No title";
-    return [{ ...toCard(row), title_marked: markTerms(title, terms), snippet: makeSnippet(cleanSnippet(row.content), terms) }];
+    const snippet = makeSnippet(cleanSnippet(row.content), terms) ?? makeSnippet(row.subtitle ?? "", terms) ?? firstWords(cleanSnippet(row.content));
+    return [{ ...toCard(row), title_marked: markTerms(title, terms), snippet }];
   });
   return { hits, total, capped };
 }
@@ -330,10 +342,16 @@ function markTerms(text: string, terms: string[]): string {
 
 const SNIPPET_WORDS = 24;
 
-/** About SNIPPET_WORDS words of text around its first matching word, marked, with '…' where cut. */
-function makeSnippet(text: string, terms: string[]): string {
+function firstWords(text: string): string {
+  const words = text.split(" ");
+  return words.slice(0, SNIPPET_WORDS).join(" ") + (words.length > SNIPPET_WORDS ? "…" : "");
+}
+
+/** About SNIPPET_WORDS words of text around its first matching word, marked, with '…' where cut; undefined without a match. */
+function makeSnippet(text: string, terms: string[]): string | undefined {
   const words = text.split(" ");
   const at = words.findIndex((word) => (word.match(WORD) ?? []).some((w) => terms.some((term) => fold(w).startsWith(term))));
+  if (at === -1) return undefined;
   const from = Math.max(0, Math.min(at - 6, words.length - SNIPPET_WORDS));
   const to = Math.min(words.length, from + SNIPPET_WORDS);
   return `${from > 0 ? "…" : ""}${markTerms(words.slice(from, to).join(" "), terms)}${to < words.length ? "…" : ""}`;

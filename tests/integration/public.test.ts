@@ -128,7 +128,7 @@ describe("public site data", () => {
       for (let i = 0; i < SEARCH_WINDOW + 20; i++) {
         await insertArticle(trx, {
           slug: `masovo-${i}`,
-          title: i === 5 ? "Всюдисущий заголовок" : `Масова ${i}`,
+          title: i === 5 || i === SEARCH_WINDOW ? "Всюдисущий заголовок" : `Масова ${i}`,
           content: `Слово всюдисущий у тексті номер ${i}.`,
           contentHtml: `<p>${i}</p>`,
           categoryId,
@@ -141,12 +141,14 @@ describe("public site data", () => {
     });
     const first = await searchArticles({ q: "всюдисущ", page: 1, perPage: 10 });
     expect(first).toMatchObject({ total: SEARCH_WINDOW, capped: true });
-    // The title match is outside the newest 1,000 (it was the 6th written): not in the window.
-    expect(first.hits[0].slug).toBe(`masovo-${SEARCH_WINDOW + 18}`);
+    // The title match inside the newest 1,000 comes first; the one outside them (the 6th written)
+    // is not in the window; then the newest.
+    expect(first.hits.map((h) => h.slug).slice(0, 3)).toEqual([`masovo-${SEARCH_WINDOW}`, `masovo-${SEARCH_WINDOW + 18}`, `masovo-${SEARCH_WINDOW + 17}`]);
+    expect(first.hits.map((h) => h.slug)).not.toContain("masovo-5");
     expect(first.hits.map((h) => h.slug)).not.toContain(`masovo-${SEARCH_WINDOW + 19}`);
     expect(first.hits[0].snippet).toContain("\u0001всюдисущий\u0002");
     const second = await searchArticles({ q: "всюдисущ", page: 2, perPage: 10 });
-    expect(second.hits[0].slug).toBe(`masovo-${SEARCH_WINDOW + 8}`);
+    expect(second.hits[0].slug).toBe(`masovo-${SEARCH_WINDOW + 9}`);
     // A newer title match goes first.
     await writeTransaction((trx) =>
       insertArticle(trx, { slug: "vsiudysushchyi", title: "Всюдисущий у заголовку", content: "Текст.", contentHtml: "<p>Текст.</p>", categoryId, authorId: null, status: "published", publishedAt: new Date(base).toISOString(), tags: [] }),
