@@ -6,7 +6,7 @@ import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatusValue } from "../utils/newsroom-rules";
-import { invalidatePublicCache } from "../utils/page-cache.server";
+import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { storeDataUrlImage } from "./media.server";
 
@@ -274,12 +274,12 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
-  const id = await writeTransaction(async (trx) => {
+  const { id, after } = await writeTransaction(async (trx) => {
     await requireCategory(trx, input.category_id);
     let slug = input.slug;
     if (slug && (await slugInUse(trx, slug))) throw new DomainError(409, MESSAGES.slugTaken, "slug");
     slug ??= await uniqueArticleSlug(trx, input.title);
-    return insertArticle(trx, {
+    const id = await insertArticle(trx, {
       slug,
       title: input.title,
       subtitle: input.subtitle,
@@ -293,8 +293,9 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       featuredImage: prepared.featuredImage,
       tags: input.tags,
     });
+    return { id, after: await publicFootprint(trx, id) };
   });
-  if (input.status === "published") invalidatePublicCache();
+  invalidateArticleChange(after);
   return (await getArticleById({ id }))!;
 }
 
@@ -324,8 +325,9 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
   if (input.version !== undefined && input.version !== before.version) throw conflict(before);
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
-  const changed = await writeTransaction(async (trx) => {
+  const footprints = await writeTransaction(async (trx) => {
     const current = await requireEditable(trx, actor, id);
+    const before = await publicFootprint(trx, id);
     if (input.version !== undefined && input.version !== current.version) throw conflict(current);
     await requireCategory(trx, input.category_id);
     const slug = input.slug ?? current.slug;
@@ -364,9 +366,9 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     await writeFts(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
-    return current.status === "published" || input.status === "published";
+    return [before, await publicFootprint(trx, id)];
   });
-  if (changed) invalidatePublicCache();
+  invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
@@ -380,11 +382,12 @@ export async function setArticleStatus({
   id: string;
   status: "published" | "draft";
 }): Promise<ArticleView> {
-  await writeTransaction(async (trx) => {
+  const footprints = await writeTransaction(async (trx) => {
     const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
     if (!current) throw new DomainError(404, "Статтю не знайдено");
     if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
-    if (current.status === status) return;
+    if (current.status === status) return [];
+    const before = await publicFootprint(trx, id);
     const now = new Date().toISOString();
     await trx
       .updateTable("articles")
@@ -397,8 +400,9 @@ export async function setArticleStatus({
       })
       .where("id", "=", id)
       .execute();
+    return [before, await publicFootprint(trx, id)];
   });
-  invalidatePublicCache();
+  invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
@@ -406,11 +410,12 @@ export async function setArticleStatus({
 export async function deleteArticle({ actor, id }: { actor: Actor; id: string }): Promise<{ title: string }> {
   const deleted = await writeTransaction(async (trx) => {
     const current = await requireEditable(trx, actor, id);
+    const before = await publicFootprint(trx, id);
     await sql`delete from articles_fts where rowid = (select rowid from articles where id = ${id})`.execute(trx);
     await trx.deleteFrom("articles").where("id", "=", id).execute();
-    return current;
+    return { ...current, before };
   });
-  if (deleted.status === "published") invalidatePublicCache();
+  invalidateArticleChange(deleted.before);
   return { title: deleted.title };
 }
 
@@ -547,4 +552,62 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
     })),
     total: Number(total.n),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
+// A published article shows on its own page (under its id, slug and old slugs), on the home, in
+// its category's list, in search results and feeds, and, while it is among the newest published
+// ones, in the "latest" column every category page shows. Nothing else shows it (the article page
+// shows only its own article plus the menu and settings).
+
+/** The "latest news" column of category pages: listLatestCards({ limit: 5 }). */
+const LATEST_COLUMN = 5;
+
+interface PublicFootprint {
+  published: boolean;
+  refs: string[];
+  categorySlug: string | null;
+  inLatest: boolean;
+}
+
+/** Where an article shows on the public site right now (read inside the write's transaction). */
+async function publicFootprint(executor: DB, id: string): Promise<PublicFootprint | undefined> {
+  const row = await executor
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .select(["articles.id", "articles.slug", "articles.status", "articles.published_at", "categories.slug as category_slug"])
+    .where("articles.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const oldSlugs = await executor.selectFrom("slug_redirects").select("old_slug").where("article_id", "=", id).execute();
+  const published = row.status === "published";
+  let inLatest = false;
+  if (published) {
+    const last = await executor
+      .selectFrom("articles")
+      .select("published_at")
+      .where("status", "=", "published")
+      .orderBy("published_at", "desc")
+      .limit(1)
+      .offset(LATEST_COLUMN - 1)
+      .executeTakeFirst();
+    inLatest = !last || (row.published_at ?? "") >= (last.published_at ?? "");
+  }
+  return { published, refs: [row.id, row.slug, ...oldSlugs.map((r) => r.old_slug)], categorySlug: row.category_slug, inLatest };
+}
+
+/** Clears the cached pages an article showed on before the write and shows on after it. */
+function invalidateArticleChange(...footprints: (PublicFootprint | undefined)[]) {
+  const shown = footprints.filter((f): f is PublicFootprint => Boolean(f?.published));
+  // A draft before and after: readers never saw it (its URLs answered 404, which is not cached).
+  if (!shown.length) return;
+  const tags = new Set<string>([CACHE_TAG.home, CACHE_TAG.search, CACHE_TAG.feed]);
+  for (const f of footprints) {
+    if (!f) continue;
+    for (const ref of f.refs) tags.add(CACHE_TAG.article(ref));
+    if (f.categorySlug) tags.add(CACHE_TAG.category(f.categorySlug));
+    if (f.inLatest) tags.add(CACHE_TAG.categories);
+  }
+  invalidatePublicCache([...tags]);
 }

@@ -40,7 +40,7 @@ export async function getHomepageLayout(): Promise<Record<BlockId, string[]>> {
 import { z } from "zod";
 import { writeTransaction } from "../../db/index";
 import { DomainError } from "../utils/errors";
-import { invalidatePublicCache } from "../utils/page-cache.server";
+import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 
 export type HomepageLayout = Record<BlockId, string[]>;
 
@@ -136,7 +136,8 @@ export async function saveHomepageLayout(blocks: { id: BlockId; articles: string
     }
     return layout;
   });
-  invalidatePublicCache(); // the public home shows the new layout at once
+  // The layout shows only on the home (and its JSON); the 404 page that also shows it is never cached.
+  invalidatePublicCache([CACHE_TAG.home]);
   return saved;
 }
 

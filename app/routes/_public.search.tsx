@@ -17,14 +17,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageParam(request);
   if (!q.trim()) {
     const [cards, total] = await Promise.all([listLatestCards({ limit: perPage, offset: (page - 1) * perPage }), countPublished()]);
-    return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, hits: [], latest: cards };
+    return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, capped: false, hits: [], latest: cards };
   }
-  const { hits, total } = await searchArticles({ q, page, perPage });
-  return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, hits, latest: [] };
+  const { hits, total, capped } = await searchArticles({ q, page, perPage });
+  return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, capped, hits, latest: [] };
 }
 
 export default function SearchPage() {
-  const { q, page, pages, total, hits, latest } = useLoaderData<typeof loader>();
+  const { q, page, pages, total, capped, hits, latest } = useLoaderData<typeof loader>();
   const searching = q.trim() !== "";
   return (
     <div className="search-page">
@@ -41,7 +41,7 @@ export default function SearchPage() {
         </Form>
         {searching ? (
           <p className="muted" role="status">
-            {total ? `Знайдено статей: ${total}` : "Нічого не знайдено. Спробуйте інші слова."}
+            {total ? `Знайдено статей: ${capped ? `понад ${total}` : total}` : "Нічого не знайдено. Спробуйте інші слова."}
           </p>
         ) : null}
       </header>

@@ -9,7 +9,6 @@ import { requireUser } from "~/utils/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { variantUrl } from "~/utils/media-url";
-import { invalidatePublicCache } from "~/utils/page-cache.server";
 import { getSession, sessionStorage } from "~/utils/session.server";
 import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/utils/upload.server";
 
@@ -66,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (ids.length === 0) return data<ActionResult>({ intent: "delete", error: "Оберіть зображення для видалення" }, { status: 422 });
   try {
     const count = await deleteMedia({ ids, user });
-    invalidatePublicCache();
+    // No public page changes: pages keep the stored URL of an image either way (docs/decisions/010).
     const session = await getSession(request);
     session.flash("flash", `Видалено зображень: ${count}`);
     const back = new URLSearchParams(url.search);

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteMedia, getMedia } from "~/models/media.server";
 import { requireUser } from "~/utils/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
-import { invalidatePublicCache } from "~/utils/page-cache.server";
 
 /** GET /api/media/{id} (any signed-in user). */
 export const loader = apiRoute(async ({ request, params }: LoaderFunctionArgs) => {
@@ -17,6 +16,6 @@ export const action = apiRoute(async ({ request, params }: ActionFunctionArgs) =
   if (request.method !== "DELETE") return methodNotAllowed(["GET", "DELETE"]);
   const user = await requireUser(request);
   await deleteMedia({ ids: [params.id ?? ""], user });
-  invalidatePublicCache();
+  // No public page changes: pages keep the stored URL of an image either way (docs/decisions/010).
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });

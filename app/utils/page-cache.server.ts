@@ -34,6 +34,8 @@ export interface CachedResponse {
   size: number;
   etag: string;
   storedAt: number;
+  /** What the response shows (cacheTagsFor): invalidatePublicCache(tags) drops the entries naming one. */
+  tags?: string[];
 }
 
 interface CacheState {
@@ -93,11 +95,65 @@ export function setCachedResponse(key: string, entry: CachedResponse): void {
   state.bytes += entry.size;
 }
 
-/** Drops every cached public response; call after any write readers can see. */
-export function invalidatePublicCache(): void {
-  state.entries.clear();
-  state.bytes = 0;
+/**
+ * Drops cached public responses; call after any write readers can see. Without tags everything
+ * goes (the menu, site settings: what every page shows). With tags, only the entries that carry one
+ * of them (see cacheTagsFor and docs/decisions/010): e.g. `["home", "search", "article:slug"]`.
+ */
+export function invalidatePublicCache(tags?: readonly string[]): void {
   state.generation++;
+  if (!tags) {
+    state.entries.clear();
+    state.bytes = 0;
+    return;
+  }
+  if (!tags.length) return;
+  const wanted = new Set(tags);
+  for (const [key, entry] of state.entries) {
+    // An entry stored without tags could show anything: it goes with every invalidation.
+    if (!entry.tags || entry.tags.some((tag) => wanted.has(tag))) drop(key, entry);
+  }
+}
+
+/** What a cached public response shows, by its path (the tags invalidations name). */
+export const CACHE_TAG = {
+  /** The home page and its JSON (GET /api/homepage/public). */
+  home: "home",
+  /** Every search page, with or without a query (the listing of all news). */
+  search: "search",
+  /** RSS and sitemaps. */
+  feed: "feed",
+  /** Every category page: each shows the newest articles beside its own list. */
+  categories: "categories",
+  /** One category's pages, by slug. */
+  category: (slug: string) => `category:${slug}`,
+  /** One article's page and JSON, by the slug or id in its URL. */
+  article: (ref: string) => `article:${ref}`,
+} as const;
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The tags of a public path. Every page also renders the menu and site settings, but those writes
+ * clear everything, so no tag says so. A path not named here (robots.txt, other pages) gets no tag
+ * and goes only when everything does.
+ */
+export function cacheTagsFor(pathname: string): string[] {
+  const path = pathname.replace(/\.data$/, "");
+  if (path === "/" || path === "/_root" || path === "/_index" || path === "/api/homepage/public") return [CACHE_TAG.home];
+  let m = /^\/(?:article|api\/articles\/slug)\/([^/]+)\/?$/.exec(path);
+  if (m) return [CACHE_TAG.article(decode(m[1]))];
+  m = /^\/category\/([^/]+)\/?$/.exec(path);
+  if (m) return [CACHE_TAG.categories, CACHE_TAG.category(decode(m[1]))];
+  if (path === "/search" || path === "/search/") return [CACHE_TAG.search];
+  if (/^\/(rss\.xml|sitemap\.xml|api\/seo\/sitemap\.xml)$/.test(path)) return [CACHE_TAG.feed];
+  return [];
 }
 
 /** Changes whenever invalidatePublicCache() runs, so derived caches know to drop their entries. */

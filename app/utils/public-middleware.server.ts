@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import {
   CACHE_CONTROL,
+  cacheTagsFor,
   getCachedResponse,
   pageCacheEnabled,
   setCachedResponse,
@@ -195,7 +196,7 @@ export function publicPageCache(): RequestHandler {
       else headers.push(["cache-control", CACHE_CONTROL[kind]]);
       const html = /text\/html/i.test(String(res.getHeader("content-type") ?? ""));
       const parts = splitOnNonce(body, res.locals.cspNonce as string | undefined, html);
-      const entry: CachedResponse = { status: 200, headers, parts, size: body.length, etag: etagOf(parts), storedAt: Date.now() };
+      const entry: CachedResponse = { status: 200, headers, parts, size: body.length, etag: etagOf(parts), storedAt: Date.now(), tags: cacheTagsFor(req.path) };
       if (enabled) setCachedResponse(key, entry);
       return replay(req, res, entry, "MISS", end);
     } as Response["end"];

@@ -1,7 +1,9 @@
 // npm run bench: the performance budgets of DESIGN §9, measured (never part of npm test or CI).
 //
 //   npm run bench                                  demo data + 10,000 generated articles
-//   npm run bench -- --sizes 1000,10000,100000     the cost-growth check (takes a while)
+//   npm run bench -- --full                        sizes 1,000, 10,000 and 100,000: the cost-growth
+//                                                  and memory checks (about half an hour here)
+//   npm run bench -- --sizes 1000,100000           any sizes
 //   npm run bench -- --duration 5 --connections 50
 //
 // For each size it builds a temp DATA_DIR (demo seed + generated articles), then starts the
@@ -24,7 +26,7 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : args[i + 1];
 };
-const SIZES = option("sizes", "10000").split(",").map(Number);
+const SIZES = option("sizes", args.includes("--full") ? "1000,10000,100000" : "10000").split(",").map(Number);
 const DURATION = Number(option("duration", "10"));
 const WARMUP = Number(option("warmup", "2"));
 const CONNECTIONS = Number(option("connections", "50"));
@@ -96,6 +98,13 @@ const vmRss = (pid: number) => {
   return match ? Number(match[1]) * 1024 : NaN;
 };
 
+/** What the resident memory is: anonymous (JS heap, page cache, SQLite's cache), file-backed, shared. */
+const rssParts = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(status.match(new RegExp(`${name}:\\s+(\\d+) kB`))?.[1] ?? NaN) * 1024;
+  return { anon: field("RssAnon"), file: field("RssFile"), shmem: field("RssShmem") };
+};
+
 async function signIn(url: string): Promise<string> {
   const res = await fetch(`${url}/admin/login`, {
     method: "POST",
@@ -132,29 +141,44 @@ function targetsFor(dir: string): Target[] {
   // The hot article: the newest published one (the home page's hero when no layout says otherwise).
   const hot = (sqlite.prepare("select slug from articles where status = 'published' order by published_at desc limit 1").get() as { slug: string }).slug;
   sqlite.close();
-  const q = encodeURIComponent("квантовий");
+  // Words of the generated text (scripts/generate-articles.ts, seed 42): "дані" is in ~77% of the
+  // articles, "бабозоа" in ~0.1% (1 at 1,000, 14 at 10,000, 107 at 100,000).
+  const q = encodeURIComponent("дані");
+  const rare = encodeURIComponent("бабозоа");
   return [
     { name: "home", paths: ["/"], cached: true },
     { name: "article (one hot slug)", paths: [`/article/${hot}`], cached: true },
     { name: `article (rotating ${slugs.length})`, paths: slugs.map((s) => `/article/${s}`), cached: true },
     { name: "category", paths: ["/category/technology"], cached: true },
-    { name: "search", paths: [`/search?q=${q}`], cached: true },
+    { name: "search (common word)", paths: [`/search?q=${q}`], cached: true },
+    { name: "search (rare word)", paths: [`/search?q=${rare}`], cached: true },
     { name: "RSS", paths: ["/rss.xml"], cached: true },
     { name: "admin list + search (1 conn)", paths: [`/admin/articles?search=${q}`], signedIn: true, connections: 1, cached: false },
   ];
 }
 
-async function withServer<T>(dir: string, env: Record<string, string>, fn: (server: RunningServer) => Promise<T>): Promise<{ value: T; rss: number }> {
+async function withServer<T>(
+  dir: string,
+  env: Record<string, string>,
+  fn: (server: RunningServer) => Promise<T>,
+): Promise<{ value: T; rss: number; parts: ReturnType<typeof rssParts> }> {
   // A busy shared machine can take a while to load the build; the bench waits longer than tests.
   const server = await startServer({ dataDir: dir, env: { LOG_REQUESTS: "0", ...env }, timeoutMs: 120_000 });
   try {
     const value = await fn(server);
     const rss = vmRss(server.child.pid!);
-    return { value, rss };
+    return { value, rss, parts: rssParts(server.child.pid!) };
   } finally {
     await server.stop("SIGTERM");
   }
 }
+
+/** The pages whose cold cost must not grow with the number of articles (DESIGN §9), and their labels. */
+const GROWTH = [
+  ["article (rotating", "article (rotating slugs)"],
+  ["search (common", "search (common word)"],
+  ["search (rare", "search (rare word)"],
+] as const;
 
 const fmt = {
   rps: (r?: Run) => (r ? Math.round(r.rps).toLocaleString("en-US") : "—"),
@@ -187,7 +211,7 @@ async function main() {
   console.log(`npm run bench: sizes ${SIZES.join(", ")}; ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up; latencies in ms`);
   console.log("The machine is shared: figures move with whatever else runs on it.\n");
   const rows: Row[] = [];
-  const memory: { size: number; mode: string; rss: number }[] = [];
+  const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts> }[] = [];
   const js: { path: string; gzip: number; files: number; status: number }[] = [];
 
   for (const size of SIZES) {
@@ -198,7 +222,7 @@ async function main() {
     let cookie = "";
     try {
       for (const mode of ["warm", "cold"] as const) {
-        const { rss } = await withServer(dir, mode === "cold" ? { PAGE_CACHE: "0" } : {}, async (server) => {
+        const { rss, parts } = await withServer(dir, mode === "cold" ? { PAGE_CACHE: "0" } : {}, async (server) => {
           cookie ||= await signIn(server.url);
           for (const row of sizeRows) {
             const { target } = row;
@@ -231,7 +255,7 @@ async function main() {
             }
           }
         });
-        memory.push({ size, mode, rss });
+        memory.push({ size, mode, rss, parts });
       }
     } finally {
       cleanupStatic();
@@ -243,7 +267,15 @@ async function main() {
   console.log("");
   printTable(rows);
   console.log("");
-  console.log("Resident memory after the load (VmRSS): " + memory.map((m) => `${m.size.toLocaleString("en-US")} ${m.mode} ${fmt.mb(m.rss)}`).join("; "));
+  console.log("Resident memory after the load (VmRSS = anonymous + file + shared):");
+  for (const m of memory) {
+    console.log(`  ${m.size.toLocaleString("en-US")} ${m.mode}: ${fmt.mb(m.rss)} = ${fmt.mb(m.parts.anon)} anonymous + ${fmt.mb(m.parts.file)} file + ${fmt.mb(m.parts.shmem)} shared`);
+  }
+  console.log(
+    "  anonymous: the JS heap with the page cache (at most PAGE_CACHE_MB, 48 MB by default; none when cold) and SQLite's page\n" +
+      "  cache (default cache_size, 2 MB; db/index.ts sets no cache_size or mmap_size); file: node and native modules;\n" +
+      "  shared: SQLite's WAL index (news.db-shm).",
+  );
   console.log("Public JavaScript (gzip): " + (js.map((j) => `${j.path} ${kb(j.gzip)} in ${j.files} files`).join("; ") || "—"));
 
   // One line per DESIGN §9 budget.
@@ -274,7 +306,7 @@ async function main() {
   ratioLine("home", home);
   coldLine("home", 500, home);
   p99Line("home", home);
-  for (const name of ["category", "search", "RSS"]) coldLine(name, 400, at(base, name));
+  for (const name of ["category", "search (common word)", "search (rare word)", "RSS"]) coldLine(name, 400, at(base, name));
   const admin = at(base, "admin list");
   if (admin?.warm) verdict(admin.warm.mean < 20, `admin article list with a search < 20 ms per request: mean ${fmt.ms(admin.warm.mean)} ms, p99 ${fmt.ms(admin.warm.p99)} ms (1 connection)`);
   else verdict(undefined, `admin article list with a search < 20 ms per request: not measured (HTTP ${admin?.status})`);
@@ -282,13 +314,24 @@ async function main() {
   const smallest = Math.min(...SIZES);
   const largest = Math.max(...SIZES);
   if (smallest !== largest) {
-    for (const name of ["article (rotating", "search"]) {
+    console.log(`\nCold throughput per size, against ${smallest.toLocaleString("en-US")} articles:`);
+    for (const [name, label] of GROWTH) {
+      const a = at(smallest, name)?.cold;
+      console.log(
+        `  ${label}: ` +
+          SIZES.map((size) => {
+            const b = at(size, name)?.cold;
+            return `${size.toLocaleString("en-US")} ${fmt.rps(b)} req/s, p99 ${fmt.ms(b?.p99)} ms${a && b ? ` (${Math.round((b.rps / a.rps) * 100)}%)` : ""}`;
+          }).join("; "),
+      );
+    }
+    for (const [name, label] of GROWTH) {
       const a = at(smallest, name)?.cold;
       const b = at(largest, name)?.cold;
-      if (!a || !b) verdict(undefined, `cost growth ${name.replace("(rotating", "")}: not measured`);
+      if (!a || !b) verdict(undefined, `cost growth ${label}: not measured`);
       else {
         const change = b.rps / a.rps - 1;
-        verdict(change >= -0.2, `cost growth: cold ${name.replace(" (rotating", "")} at ${largest.toLocaleString("en-US")} within 20% of ${smallest.toLocaleString("en-US")}: ${fmt.rps(b)} vs ${fmt.rps(a)} req/s (${change >= 0 ? "+" : ""}${Math.round(change * 100)}%)`);
+        verdict(change >= -0.2, `cost growth: cold ${label} at ${largest.toLocaleString("en-US")} within 20% of ${smallest.toLocaleString("en-US")}: ${fmt.rps(b)} vs ${fmt.rps(a)} req/s (${change >= 0 ? "+" : ""}${Math.round(change * 100)}%)`);
       }
     }
   } else verdict(undefined, "cost growth (1,000 vs 100,000 articles): run with --sizes 1000,100000");

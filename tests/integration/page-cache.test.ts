@@ -171,6 +171,84 @@ describe("page cache and view counting (production server)", () => {
     expect((await get("/?settings")).status).toBe(200);
   });
 
+  it("an article edit clears only what shows it: its pages, home, its old and new category, search, feeds", async () => {
+    type Row = { id: string; slug: string; category_id: string; category: string };
+    const older = (n: number, not?: string) =>
+      query<Row>(
+        `select a.id, a.slug, a.category_id, c.slug as category from articles a join categories c on c.id = a.category_id
+         where a.status = 'published' and c.slug != ? order by a.published_at desc limit 1 offset ?`,
+        not ?? "",
+        n,
+      );
+    // Both well outside the newest five that every category page shows in its "latest" column.
+    const edited = older(10);
+    const unrelated = older(12, edited.category);
+    const target = query<{ id: string; slug: string }>("select id, slug from categories where slug not in (?, ?) limit 1", edited.category, unrelated.category);
+    const pages = {
+      edited: `/article/${edited.slug}`,
+      editedById: `/article/${edited.id}`,
+      editedJson: `/api/articles/slug/${edited.slug}`,
+      home: "/",
+      homeJson: "/api/homepage/public",
+      oldCategory: `/category/${edited.category}`,
+      newCategory: `/category/${target.slug}`,
+      search: "/search?q=%D0%BD%D0%B0%D1%83%D0%BA%D0%B0",
+      rss: "/rss.xml",
+      sitemap: "/sitemap.xml",
+      unrelated: `/article/${unrelated.slug}`,
+      unrelatedCategory: `/category/${unrelated.category}`,
+    };
+    const xCache = async (path: string) => {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      await res.arrayBuffer();
+      return res.headers.get("x-cache");
+    };
+    for (const path of Object.values(pages)) await xCache(path);
+    for (const path of Object.values(pages)) expect(await xCache(path), path).toBe("HIT");
+
+    const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+    const current = await (await fetch(`${server.url}/api/articles/${edited.id}`, { headers: auth })).json();
+    const title = `Оновлений заголовок ${Date.now()}`;
+    const put = await fetch(`${server.url}/api/articles/${edited.id}`, {
+      method: "PUT",
+      headers: auth,
+      body: JSON.stringify({ title, content: current.content, category_id: target.id, tags: current.tags, status: "published", slug: current.slug }),
+    });
+    expect(put.status).toBe(200);
+
+    for (const name of ["edited", "editedById", "editedJson", "home", "homeJson", "oldCategory", "newCategory", "search", "rss", "sitemap"] as const) {
+      expect(await xCache(pages[name]), name).toBe("MISS");
+    }
+    expect(await (await get(pages.edited)).text()).toContain(title);
+    expect(await (await get(pages.newCategory)).text()).toContain(title);
+    expect(await (await get(pages.oldCategory)).text()).not.toContain(title);
+    // What never showed the edited article keeps its cached copy.
+    expect(await xCache(pages.unrelated)).toBe("HIT");
+    expect(await xCache(pages.unrelatedCategory)).toBe("HIT");
+
+    // A new article is the newest: every category page lists it in its "latest" column.
+    const created = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ title: `Найновіша ${Date.now()}`, content: "Текст.", category_id: target.id, tags: [], status: "published" }),
+    });
+    expect(created.status).toBe(201);
+    expect(await xCache(pages.unrelatedCategory)).toBe("MISS");
+    expect(await xCache(pages.home)).toBe("MISS");
+    expect(await xCache(pages.unrelated)).toBe("HIT");
+
+    // A draft saved by staff shows nowhere: nothing is cleared.
+    const draft = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ title: `Чернетка ${Date.now()}`, content: "Текст.", category_id: target.id, tags: [], status: "draft" }),
+    });
+    expect(draft.status).toBe(201);
+    expect(await xCache(pages.home)).toBe("HIT");
+    expect(await xCache(pages.unrelatedCategory)).toBe("HIT");
+  });
+
   it("counts each article page served to a reader once, cache hits and client navigations included", async () => {
     await settled();
     const before = views();

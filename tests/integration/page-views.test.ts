@@ -1,3 +1,4 @@
+import { renderArticleHtml } from "../../app/utils/markdown.server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/index";
 import { getArticleAnalytics } from "../../app/models/analytics.server";
@@ -101,18 +102,23 @@ describe("the article generator of npm run bench", () => {
     for (const [i, slug] of ["technology", "medicine", "space-physics"].entries()) {
       await db.insertInto("categories").values({ id: `c${i}`, name: slug, slug, description: null }).execute();
     }
-    const { inserted } = await generateArticles({ count: 60, seed: 7 });
+    const { inserted } = await generateArticles({ count: 60, seed: 7, poolSize: 20 });
     expect(inserted).toBe(60);
-    const generated = await db.selectFrom("articles").select(["id", "category_id", "content_html"]).where("slug", "like", "gen-%").execute();
+    const generated = await db.selectFrom("articles").select(["id", "category_id", "content", "content_html"]).where("slug", "like", "gen-%").execute();
     expect(generated).toHaveLength(60);
     expect(new Set(generated.map((a) => a.category_id)).size).toBe(3);
-    expect(generated[0].content_html).toContain("<h2>");
+    expect(generated.some((a) => a.content_html.includes("<h2>"))).toBe(true);
+    // The stored HTML (pooled blocks rendered once, joined) is what the real renderer makes.
+    for (const a of generated.slice(20, 26)) expect(a.content_html).toBe(await renderArticleHtml(a.content));
+    // A large vocabulary: 60 articles use thousands of distinct words.
+    const words = new Set(generated.flatMap((a) => a.content.toLowerCase().match(/\p{L}+/gu) ?? []));
+    expect(words.size).toBeGreaterThan(2_000);
     const fts = await db.selectFrom("articles_fts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(fts.n)).toBe(60);
     const tagged = await db.selectFrom("article_tags").select((eb) => eb.fn.count<number>("article_id").distinct().as("n")).executeTakeFirstOrThrow();
     expect(Number(tagged.n)).toBe(60);
     // A second run continues the numbering instead of colliding.
-    await generateArticles({ count: 5, seed: 7 });
+    await generateArticles({ count: 5, seed: 7, poolSize: 20 });
     expect((await db.selectFrom("articles").select("id").where("slug", "like", "gen-%").execute()).length).toBe(65);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, writeTransaction } from "../../db/index";
 import { insertArticle } from "../../app/models/article.server";
-import { searchArticles } from "../../app/models/public-article.server";
+import { SEARCH_WINDOW, searchArticles } from "../../app/models/public-article.server";
 import { saveSettings } from "../../app/models/settings.server";
 import { renderArticleHtml } from "../../app/utils/markdown.server";
 import { migrated, request } from "../helpers";
@@ -120,6 +120,45 @@ describe("public site data", () => {
     }
     const page = await (await request("/search?q=%D0%BC%D1%96%D0%BA%D1%80%D0%BE%D0%B1")).text();
     expect(page).toContain("<mark>Мікробіом</mark>");
+  });
+
+  it("search of a word in more than SEARCH_WINDOW articles reads only the newest ones: title matches first, drafts never", async () => {
+    const base = Date.now() - 365 * 86_400_000;
+    await writeTransaction(async (trx) => {
+      for (let i = 0; i < SEARCH_WINDOW + 20; i++) {
+        await insertArticle(trx, {
+          slug: `masovo-${i}`,
+          title: i === 5 || i === SEARCH_WINDOW ? "Всюдисущий заголовок" : `Масова ${i}`,
+          content: `Слово всюдисущий у тексті номер ${i}.`,
+          contentHtml: `<p>${i}</p>`,
+          categoryId,
+          authorId: null,
+          status: i === SEARCH_WINDOW + 19 ? "draft" : "published",
+          publishedAt: new Date(base + i * 60_000).toISOString(),
+          tags: [],
+        });
+      }
+    });
+    const first = await searchArticles({ q: "всюдисущ", page: 1, perPage: 10 });
+    expect(first).toMatchObject({ total: SEARCH_WINDOW, capped: true });
+    // The title match inside the newest 1,000 comes first; the one outside them (the 6th written)
+    // is not in the window; then the newest.
+    expect(first.hits.map((h) => h.slug).slice(0, 3)).toEqual([`masovo-${SEARCH_WINDOW}`, `masovo-${SEARCH_WINDOW + 18}`, `masovo-${SEARCH_WINDOW + 17}`]);
+    expect(first.hits.map((h) => h.slug)).not.toContain("masovo-5");
+    expect(first.hits.map((h) => h.slug)).not.toContain(`masovo-${SEARCH_WINDOW + 19}`);
+    expect(first.hits[0].snippet).toContain("\u0001всюдисущий\u0002");
+    const second = await searchArticles({ q: "всюдисущ", page: 2, perPage: 10 });
+    expect(second.hits[0].slug).toBe(`masovo-${SEARCH_WINDOW + 9}`);
+    // A newer title match goes first.
+    await writeTransaction((trx) =>
+      insertArticle(trx, { slug: "vsiudysushchyi", title: "Всюдисущий у заголовку", content: "Текст.", contentHtml: "<p>Текст.</p>", categoryId, authorId: null, status: "published", publishedAt: new Date(base).toISOString(), tags: [] }),
+    );
+    const titled = await searchArticles({ q: "всюдисущ", page: 1, perPage: 10 });
+    expect(titled.hits[0].slug).toBe("vsiudysushchyi");
+    expect(titled.hits[0].title_marked).toBe("\u0001Всюдисущий\u0002 у заголовку");
+    const page = await (await request("/search?q=%D0%B2%D1%81%D1%8E%D0%B4%D0%B8%D1%81%D1%83%D1%89")).text();
+    expect(page).toContain(`Знайдено статей: понад ${SEARCH_WINDOW}`);
+    expect((await searchArticles({ q: "всюдисущ", page: 101, perPage: 10 })).hits).toEqual([]);
   });
 
   it("RSS, sitemap (both addresses) and robots.txt follow the settings", async () => {
