@@ -13,7 +13,7 @@ import { seedDatabase } from "./db/seed";
 import { getEnv } from "./app/utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
 import { maintenanceResponse } from "./app/utils/maintenance.server";
-import { stopSanitizer, warmSanitizer } from "./app/utils/markdown.server";
+import { stopSanitizer } from "./app/utils/markdown.server";
 import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
 import { rateLimiters } from "./app/utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
@@ -219,8 +219,6 @@ async function main() {
 
   const server = app.listen(env.PORT, () => {
     console.log(`Наука UA: ${env.PUBLIC_URL} (data in ${dataDir()})`);
-    // The first save should not wait seconds for the sanitiser worker to load (docs/decisions/007).
-    warmSanitizer();
     if (dev) broadcastDevReady(build);
   });
 

@@ -5,6 +5,7 @@ import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
 import { apiError, isApiRequest } from "./http.server";
+import { warmSanitizer } from "./markdown.server";
 import { getSession, readSessionToken } from "./session.server";
 
 export const LOGIN_PATH = "/admin/login";
@@ -27,7 +28,10 @@ export async function getUser(request: Request): Promise<User | undefined> {
   }
   if (!userId) return undefined;
   const user = await getUserById({ id: userId });
-  return user && user.is_active === 1 ? user : undefined;
+  if (!user || user.is_active !== 1) return undefined;
+  // Staff are at work: have the sanitiser ready before their first save (markdown.server.ts).
+  warmSanitizer();
+  return user;
 }
 
 /** The signed-in user; otherwise a redirect to the login page (screens) or 401 (API). */
@@ -90,5 +94,6 @@ export async function authenticate({
     return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
   }
   await recordLogin({ id: user.id });
+  warmSanitizer();
   return { ok: true, user };
 }
