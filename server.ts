@@ -12,12 +12,12 @@ import { migrateToLatest } from "./db/migrate";
 import { seedDatabase } from "./db/seed";
 import { getEnv } from "./app/utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "./app/utils/http.server";
-import { maintenanceResponse } from "./app/utils/maintenance.server";
+import { maintenanceResponse } from "./app/services/maintenance.server";
 import { stopSanitizer } from "./app/utils/markdown.server";
-import { countViews, publicPageCache } from "./app/utils/public-middleware.server";
+import { countViews, publicPageCache } from "./app/services/public-middleware.server";
 import { rateLimiters } from "./app/utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "./app/utils/upload-limits";
-import { flushViews } from "./app/utils/view-counter.server";
+import { flushViews } from "./app/services/view-counter.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {

@@ -1,7 +1,7 @@
 import { data, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HomePage } from "~/components/public/home-page";
-import { loadHome } from "~/utils/public-home.server";
+import { loadHome } from "~/services/public-home.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 

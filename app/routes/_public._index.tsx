@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HomePage } from "~/components/public/home-page";
-import { loadHome } from "~/utils/public-home.server";
-import { getVerificationMeta } from "~/utils/public-site.server";
+import { loadHome } from "~/services/public-home.server";
+import { getVerificationMeta } from "~/services/public-site.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 

@@ -5,7 +5,7 @@ import { CategoryBadge } from "~/components/public/cards";
 import { getPublicArticle, type PublicArticle } from "~/models/public-article.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
-import type { PublicSite } from "~/utils/public-site.server";
+import type { PublicSite } from "~/services/public-site.server";
 import { buildMeta, jsonLd, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 

@@ -5,7 +5,7 @@ import { formatCount, StatCard } from "~/components/admin/stat-card";
 import { TopArticles } from "~/components/admin/top-articles";
 import { ViewsChart } from "~/components/admin/views-chart";
 import { getDashboardStats } from "~/models/analytics.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { useRevalidateEvery } from "~/utils/revalidate";
 
 const TITLE = "Аналітика";

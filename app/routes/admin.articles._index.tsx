@@ -7,11 +7,11 @@ import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
-import { backTo, redirectWithFlash, takeFlash } from "~/utils/newsroom.server";
+import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9

@@ -6,9 +6,9 @@ import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/utils/article-form.server";
-import { requireUser } from "~/utils/auth.server";
-import { takeFlash } from "~/utils/newsroom.server";
+import { handleEditorAction } from "~/services/article-form.server";
+import { requireUser } from "~/services/auth.server";
+import { takeFlash } from "~/services/flash.server";
 
 const TITLE = "Редагування статті";
 

@@ -4,9 +4,9 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/utils/article-form.server";
-import { requireUser } from "~/utils/auth.server";
-import { takeFlash } from "~/utils/newsroom.server";
+import { handleEditorAction } from "~/services/article-form.server";
+import { requireUser } from "~/services/auth.server";
+import { takeFlash } from "~/services/flash.server";
 
 const TITLE = "Нова стаття";
 

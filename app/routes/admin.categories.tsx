@@ -5,12 +5,12 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { createCategory, deleteCategory, getCategoryById, listCategories, updateCategory } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { requireRole, requireUser } from "~/utils/auth.server";
+import { requireRole, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { fieldErrors } from "~/utils/http.server";
 import { CategoryInputSchema, LIMITS } from "~/utils/newsroom-rules";
-import { redirectWithFlash, takeFlash } from "~/utils/newsroom.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 
 const TITLE = "Категорії";
 export const handle: AdminHandle = { title: TITLE };

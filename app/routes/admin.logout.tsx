@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { LOGIN_PATH } from "~/utils/auth.server";
-import { getSession, sessionStorage } from "~/utils/session.server";
+import { LOGIN_PATH } from "~/services/auth.server";
+import { getSession, sessionStorage } from "~/services/session.server";
 
 // Logout deletes the session on the server (DESIGN §6); GET changes nothing.
 export async function loader() {

@@ -5,12 +5,12 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
 import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
 import styles from "~/styles/media.css";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { variantUrl } from "~/utils/media-url";
-import { getSession, sessionStorage } from "~/utils/session.server";
-import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/utils/upload.server";
+import { getSession, sessionStorage } from "~/services/session.server";
+import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };

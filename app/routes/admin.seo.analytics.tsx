@@ -5,7 +5,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
 import { getSeoOverview, submitSitemap, submitUrl, SubmitUrlSchema } from "~/models/seo.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate, formatDateTime } from "~/utils/format";
 import { PIE_COLOURS, SEARCH_SAMPLE } from "~/utils/seo-sample";

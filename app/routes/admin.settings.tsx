@@ -9,7 +9,7 @@ import {
   saveSiteSettings,
   type SettingsErrors,
 } from "~/models/settings.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "~/utils/settings-options";
 
 const TITLE = "Налаштування";

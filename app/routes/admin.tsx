@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

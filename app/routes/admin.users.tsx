@@ -12,11 +12,11 @@ import {
   UserCreateSchema,
   UserUpdateSchema,
 } from "~/models/user.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDateTime as formatDate } from "~/utils/format";
 import { ROLES } from "~/utils/roles";
-import { getSession, sessionStorage } from "~/utils/session.server";
+import { getSession, sessionStorage } from "~/services/session.server";
 
 const TITLE = "Користувачі";
 export const handle: AdminHandle = { title: TITLE };

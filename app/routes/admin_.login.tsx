@@ -3,8 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { z } from "zod";
 import { getSettings } from "~/models/settings.server";
-import { authenticate, getUser } from "~/utils/auth.server";
-import { getSession, sessionStorage } from "~/utils/session.server";
+import { authenticate, getUser } from "~/services/auth.server";
+import { getSession, sessionStorage } from "~/services/session.server";
 
 const REQUIRED = "Обов'язкове поле";
 

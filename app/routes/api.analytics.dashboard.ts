@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDashboardStats } from "~/models/analytics.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/analytics/dashboard → SPEC §3 'Dashboard statistics' (any signed-in staff, DESIGN §5). */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { setArticleStatus } from "~/models/article.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 /** POST /api/articles/{id}/unpublish (editors and admins; DESIGN §5). */

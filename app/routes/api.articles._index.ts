@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createArticle, listPublishedArticles } from "~/models/article.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiJson, apiRoute, listParams, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { ArticleInputSchema } from "~/utils/newsroom-rules";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listAdminArticles } from "~/models/article.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, listParams } from "~/utils/http.server";
 import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
 

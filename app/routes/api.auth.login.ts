@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { authenticate } from "~/utils/auth.server";
+import { authenticate } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
-import { createSessionToken } from "~/utils/session.server";
+import { createSessionToken } from "~/services/session.server";
 
 const LoginBodySchema = z.object({
   username: z.string({ required_error: "Обов'язкове поле", invalid_type_error: "Має бути рядком" }).trim().min(1, "Обов'язкове поле").max(254),

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteCategory, getCategoryById, updateCategory } from "~/models/category.server";
-import { requireRole, requireUser } from "~/utils/auth.server";
+import { requireRole, requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { CategoryInputSchema } from "~/utils/newsroom-rules";
 

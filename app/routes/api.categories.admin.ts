@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listCategories } from "~/models/category.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiJson, apiRoute, listParams } from "~/utils/http.server";
 
 /** GET /api/categories/admin → { data, total, skip, limit } (every staff role may read). */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getPublishedLayout, HomepageConfigSchema, saveHomepageLayout, toHomepageConfig } from "~/models/homepage.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 const EDITORS = ["admin", "editor"] as const;

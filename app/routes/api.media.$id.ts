@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteMedia, getMedia } from "~/models/media.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/media/{id} (any signed-in user). */

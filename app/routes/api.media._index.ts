@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { listMedia, MEDIA_TYPES } from "~/models/media.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, fieldErrors, listParams, methodNotAllowed } from "~/utils/http.server";
-import { NotMultipartError, parseImageUpload, UploadAbortedError } from "~/utils/upload.server";
+import { NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
 
 const ListQuery = z.object({
   q: z.string().max(200, "Не більше 200 символів").default(""),

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { submitSitemap, SubmitSitemapSchema } from "~/models/seo.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 export const loader = () => methodNotAllowed(["POST"]);

@@ -1,5 +1,5 @@
 import { xml } from "remix-utils/responses";
-import { buildSitemap } from "~/utils/feeds.server";
+import { buildSitemap } from "~/services/feeds.server";
 
 // SPEC §7: the sitemap submitted to Search Console; the same document as /sitemap.xml.
 export async function loader() {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteUser, getUserById, toUserView, updateUser, UserUpdateSchema } from "~/models/user.server";
-import { bearerToken, requireRole } from "~/utils/auth.server";
+import { bearerToken, requireRole } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 /** GET /api/users/{id} (admin only). */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { addUser, listUsers, toUserView, UserCreateSchema } from "~/models/user.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { apiJson, apiRoute, listParams, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 /** GET /api/users/ → { data, total, skip, limit } (admin only). */

@@ -1,5 +1,5 @@
 import { txt } from "remix-utils/responses";
-import { buildRobots } from "~/utils/feeds.server";
+import { buildRobots } from "~/services/feeds.server";
 
 export async function loader() {
   return txt(await buildRobots());

@@ -1,5 +1,5 @@
 import { xml } from "remix-utils/responses";
-import { buildSitemap } from "~/utils/feeds.server";
+import { buildSitemap } from "~/services/feeds.server";
 
 export async function loader() {
   return xml(await buildSitemap());

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/node";
-import type { PublicSite } from "./public-site.server";
+import type { PublicSite } from "../services/public-site.server";
 
 // Per-page meta of the public site (DESIGN §8): title, description, canonical, robots, Open Graph
 // and Twitter card, all with the SEO settings as defaults.

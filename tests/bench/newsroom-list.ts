@@ -16,7 +16,7 @@ const { migrateToLatest } = await import("../../db/migrate");
 const { insertArticle, listAdminArticles } = await import("../../app/models/article.server");
 const { createUser } = await import("../../app/models/user.server");
 const { createCategory } = await import("../../app/models/category.server");
-const { createSessionToken, sessionStorage } = await import("../../app/utils/session.server");
+const { createSessionToken, sessionStorage } = await import("../../app/services/session.server");
 const { createRequestHandler } = await import("@remix-run/node");
 
 await migrateToLatest(db);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/index";
 import { createUser } from "../../app/models/user.server";
-import { tokenHash } from "../../app/utils/session.server";
+import { tokenHash } from "../../app/services/session.server";
 import { migrated, postJson, request } from "../helpers";
 
 async function login(username = "api-admin", password = "correct-horse") {

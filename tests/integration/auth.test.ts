@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/index";
 import { saveSettings } from "../../app/models/settings.server";
 import { createUser } from "../../app/models/user.server";
-import { authenticate, getUser, LOGIN_FAILED } from "../../app/utils/auth.server";
-import { createSessionToken, readSessionToken, revokeUserSessions, tokenHash } from "../../app/utils/session.server";
+import { authenticate, getUser, LOGIN_FAILED } from "../../app/services/auth.server";
+import { createSessionToken, readSessionToken, revokeUserSessions, tokenHash } from "../../app/services/session.server";
 import { migrated } from "../helpers";
 
 const from = (ip = "198.51.100.1") => new Request("http://localhost/admin/login", { headers: { "X-Client-IP": ip } });

@@ -3,7 +3,7 @@ import { db, writeTransaction } from "../../db/index";
 import { insertArticle } from "../../app/models/article.server";
 import { checkBlockRules, getHomepageLayout, HOMEPAGE_BLOCKS, saveHomepageLayout } from "../../app/models/homepage.server";
 import { createUser } from "../../app/models/user.server";
-import { applyLayoutOp } from "../../app/utils/homepage-ops";
+import { applyLayoutOp } from "../../app/routes/admin.homepage/homepage-ops";
 import { migrated, postJson, request } from "../helpers";
 
 // The block rules (SPEC §5 'Homepage blocks') and GET/PUT /api/homepage/config.

@@ -4,7 +4,7 @@ import { db } from "../../db/index";
 import { getArticleAnalytics } from "../../app/models/analytics.server";
 import { recordPageViews } from "../../app/models/page-view.server";
 import { invalidatePublicCache } from "../../app/utils/page-cache.server";
-import { countArticleView, countPageView, flushViews, pendingViews, resolveArticle } from "../../app/utils/view-counter.server";
+import { countArticleView, countPageView, flushViews, pendingViews, resolveArticle } from "../../app/services/view-counter.server";
 import { generateArticles } from "../../scripts/generate-articles";
 import { migrated } from "../helpers";
 

@@ -1,5 +1,5 @@
-import type { HomeData } from "~/utils/public-home.server";
-import type { PublicSite } from "~/utils/public-site.server";
+import type { HomeData } from "~/services/public-home.server";
+import type { PublicSite } from "~/services/public-site.server";
 import { jsonLd } from "~/utils/seo-meta";
 import { HomeBlocks } from "./home-blocks";
 

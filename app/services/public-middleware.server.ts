@@ -7,7 +7,7 @@ import {
   pageCacheEnabled,
   setCachedResponse,
   type CachedResponse,
-} from "./page-cache.server";
+} from "../utils/page-cache.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 for public responses: view counting (before the cache, so a

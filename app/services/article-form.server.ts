@@ -2,11 +2,11 @@ import { data } from "@remix-run/node";
 import type { User } from "../../db/schema";
 import { createArticle, updateArticle } from "../models/article.server";
 import { storeImage } from "../models/media.server";
-import { DomainError } from "./errors";
-import { fieldErrors } from "./http.server";
-import { renderArticleHtml } from "./markdown.server";
-import { ArticleInputSchema, LIMITS, MESSAGES } from "./newsroom-rules";
-import { redirectWithFlash } from "./newsroom.server";
+import { DomainError } from "../utils/errors";
+import { fieldErrors } from "../utils/http.server";
+import { renderArticleHtml } from "../utils/markdown.server";
+import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import { redirectWithFlash } from "./flash.server";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
 // with the same schema as the JSON API and saved by the same model functions.

@@ -4,8 +4,8 @@ import type { Role, User } from "../../db/schema";
 import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
-import { apiError, isApiRequest } from "./http.server";
-import { warmSanitizer } from "./markdown.server";
+import { apiError, isApiRequest } from "../utils/http.server";
+import { warmSanitizer } from "../utils/markdown.server";
 import { getSession, readSessionToken } from "./session.server";
 
 export const LOGIN_PATH = "/admin/login";

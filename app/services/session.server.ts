@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
 import { db } from "../../db/index";
 import { getSettings } from "../models/settings.server";
-import { getEnv } from "./env.server";
+import { getEnv } from "../utils/env.server";
 
 // DESIGN §6 / SECURITY.md 'Sessions': server-side sessions in SQLite; the cookie (or bearer
 // header) carries only a random 256-bit token, and the table keeps its SHA-256, so logout,

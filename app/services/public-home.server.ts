@@ -1,6 +1,6 @@
 import { HOMEPAGE_BLOCKS } from "../models/homepage.server";
 import { getPublicHomepage, listRelated, type Card, type HomepageBlocks } from "../models/public-article.server";
-import { SAMPLE_BLOCKS } from "./sample-content";
+import { SAMPLE_BLOCKS } from "../utils/sample-content";
 
 // The public home's data, one function for the page, the home-style 404 fallback and
 // GET /api/homepage/public.

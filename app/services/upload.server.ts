@@ -9,8 +9,8 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { MAX_IMAGE_BYTES, REFUSAL, cleanFileName, storeImage, uploadsDir, type MediaItem } from "../models/media.server";
-import { DomainError } from "./errors";
-import { MAX_FILES_PER_REQUEST } from "./upload-limits";
+import { DomainError } from "../utils/errors";
+import { MAX_FILES_PER_REQUEST } from "../utils/upload-limits";
 
 // Streaming multipart uploads for the media screen and POST /api/media (SECURITY.md 'Uploads').
 // Each file part is streamed to a dot-file in the uploads folder (never served: express.static

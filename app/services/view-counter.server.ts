@@ -1,7 +1,7 @@
 import { isbot } from "isbot";
 import { isPrefetch } from "remix-utils/is-prefetch";
 import { findViewedArticle, recordPageViews, type PageViewCount } from "../models/page-view.server";
-import { publicCacheGeneration } from "./page-cache.server";
+import { publicCacheGeneration } from "../utils/page-cache.server";
 
 // Page-view counting (DESIGN §8, §9; docs/decisions/004). A view costs a Map update in memory;
 // the counts are written in one transaction per FLUSH_MS (and at shutdown), so a cached page

@@ -28,10 +28,10 @@ import {
   saveHomepageLayout,
 } from "~/models/homepage.server";
 import styles from "~/styles/homepage-editor.css";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
-import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "~/utils/homepage-ops";
-import { getSession, sessionStorage } from "~/utils/session.server";
+import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
+import { getSession, sessionStorage } from "~/services/session.server";
 
 const TITLE = "Редактор головної";
 export const handle: AdminHandle = { title: TITLE };

@@ -1,5 +1,5 @@
 import { getSettings } from "../models/settings.server";
-import { getEnv } from "./env.server";
+import { getEnv } from "../utils/env.server";
 
 // What every public page needs from the settings (issue 5: settings take effect on public pages).
 // Settings reads are cached in process (settings.server.ts), so this costs no query per request.
