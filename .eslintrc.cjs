@@ -1,0 +1,68 @@
+/**
+ * ESLint: the Remix 2 template's configuration (eslint:recommended, React, hooks, jsx-a11y,
+ * typescript-eslint, import) with Prettier owning formatting. A rule is turned off here, with
+ * its reason, never line by line in the code (STYLE.md 'Tooling').
+ */
+
+/** @type {import('eslint').Linter.Config} */
+module.exports = {
+  root: true,
+  parserOptions: {
+    ecmaVersion: "latest",
+    sourceType: "module",
+    ecmaFeatures: { jsx: true },
+  },
+  env: { browser: true, commonjs: true, es6: true, node: true },
+  ignorePatterns: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", "data/"],
+
+  extends: ["eslint:recommended"],
+
+  overrides: [
+    // React
+    {
+      files: ["**/*.{js,jsx,ts,tsx}"],
+      plugins: ["react", "jsx-a11y"],
+      extends: ["plugin:react/recommended", "plugin:react/jsx-runtime", "plugin:react-hooks/recommended", "plugin:jsx-a11y/recommended", "prettier"],
+      settings: {
+        react: { version: "detect" },
+        formComponents: ["Form"],
+        linkComponents: [
+          { name: "Link", linkAttribute: "to" },
+          { name: "NavLink", linkAttribute: "to" },
+        ],
+      },
+      rules: {
+        "react/jsx-no-leaked-render": ["warn", { validStrategies: ["ternary"] }],
+        // Types are checked by TypeScript; prop-types would repeat them.
+        "react/prop-types": "off",
+      },
+    },
+
+    // TypeScript
+    {
+      files: ["**/*.{ts,tsx}"],
+      plugins: ["@typescript-eslint", "import"],
+      parser: "@typescript-eslint/parser",
+      settings: {
+        "import/internal-regex": "^~/",
+        "import/resolver": {
+          node: { extensions: [".ts", ".tsx"] },
+          typescript: { alwaysTryTypes: true },
+        },
+      },
+      extends: ["plugin:@typescript-eslint/recommended", "plugin:@typescript-eslint/stylistic", "plugin:import/recommended", "plugin:import/typescript", "prettier"],
+      rules: {
+        "import/order": [
+          "error",
+          {
+            alphabetize: { caseInsensitive: true, order: "asc" },
+            groups: ["builtin", "external", "internal", "parent", "sibling"],
+            "newlines-between": "never",
+          },
+        ],
+        // `_name` marks an argument a signature needs and the body does not (Express error handlers).
+        "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      },
+    },
+  ],
+};
