@@ -7,5 +7,9 @@ declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
+  // What server/app.ts passes every loader and action (getLoadContext).
+  interface AppLoadContext {
+    cspNonce: string;
+  }
 }
 export {};

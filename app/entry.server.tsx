@@ -70,3 +70,6 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   console.error(error);
 }
+
+// What server.ts uses of the app (docs/decisions/012): it reaches this as build.entry.module.runtime.
+export { runtime } from "./services/runtime.server";

@@ -56,13 +56,15 @@ function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** The data folder: DATA_DIR, or ./data (the one place that default lives). */
 export function dataDir(): string {
   return resolve(process.env.DATA_DIR || "./data");
 }
 
-// One connection per process and data folder. server.ts and the Remix build are two bundles
-// that each carry this module, so the handle lives on globalThis where both find it.
-const handles: Map<string, Handle> = ((globalThis as any).__newsDatabases ??= new Map());
+// One connection per data folder in this module graph (docs/decisions/012: server.ts carries no
+// copy of this module; a `remix dev` rebuild closes the old build's connection before the new one
+// opens its own).
+const handles = new Map<string, Handle>();
 
 /** The process-wide database handle for DATA_DIR (opened on first use). */
 export function getHandle(): Handle {

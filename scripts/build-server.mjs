@@ -1,9 +1,11 @@
-// Compiles server.ts for Node 20, which cannot run TypeScript itself (DESIGN §2).
-// Local modules (db/, migrations/, app/utils) are bundled in; every package stays external,
-// and the Remix build is imported dynamically at run time, so this takes milliseconds.
+// Compiles server.ts and server/ for Node 20, which cannot run TypeScript itself (DESIGN §2).
+// Every package stays external and the Remix build is imported at run time, so this takes
+// milliseconds. Nothing of app/, db/ or migrations/ may be bundled in: the server reaches the app
+// through the build's `runtime` export, so the process holds one copy of each module
+// (docs/decisions/012). The metafile check fails the build if one slips in.
 import { build } from "esbuild";
 
-await build({
+const result = await build({
   entryPoints: ["server.ts"],
   outfile: "build/server.js",
   bundle: true,
@@ -13,5 +15,11 @@ await build({
   target: "node20",
   sourcemap: true,
   logLevel: "warning",
-  alias: { "~": "./app" },
+  metafile: true,
 });
+
+const strays = Object.keys(result.metafile.inputs).filter((input) => /^(app|db|migrations)\//.test(input));
+if (strays.length) {
+  console.error(`build/server.js must not bundle app/, db/ or migrations/ (docs/decisions/012); it took in:\n  ${strays.join("\n  ")}`);
+  process.exit(1);
+}

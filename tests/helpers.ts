@@ -11,6 +11,7 @@ export async function migrated() {
 }
 
 let handler: ((request: Request) => Promise<Response>) | undefined;
+let loaded: ServerBuild | undefined;
 
 /**
  * Sends a request through the real production Remix build (npm run build), as Express would,
@@ -18,7 +19,7 @@ let handler: ((request: Request) => Promise<Response>) | undefined;
  */
 export async function request(path: string, init: RequestInit & { ip?: string } = {}): Promise<Response> {
   if (!handler) {
-    const build = (await import(pathToFileURL(resolve("build/remix/index.js")).href)) as ServerBuild;
+    const build = (loaded = (await import(pathToFileURL(resolve("build/remix/index.js")).href)) as ServerBuild);
     const handle = createRequestHandler(build, "production");
     handler = (req) => handle(req, { cspNonce: "test-nonce" });
   }
@@ -32,4 +33,17 @@ export function postJson(path: string, body: unknown, init: RequestInit & { ip?:
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json");
   return request(path, { ...init, method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+/**
+ * Releases what the build's copy of the app holds (its database connection, sanitiser worker,
+ * pending views): the tests import app modules from source too, so a process holds two copies
+ * (docs/decisions/012). tests/setup.ts calls this after every file.
+ */
+export async function stopBuild(): Promise<void> {
+  if (!loaded) return;
+  const { runtime } = loaded.entry.module as unknown as { runtime: { stop: () => Promise<void> } };
+  loaded = undefined;
+  handler = undefined;
+  await runtime.stop();
 }

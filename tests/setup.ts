@@ -23,6 +23,8 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  const { stopBuild } = await import("./helpers");
+  await stopBuild();
   const { closeDatabase } = await import("../db/index");
   const { stopSanitizer } = await import("../app/utils/markdown.server");
   await stopSanitizer();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dataDir, db, writeTransaction, type DB } from "../../db/index";
+import { dataDir, db, getHandle, writeTransaction, type DB } from "../../db/index";
 import { invalidatePublicCache } from "../utils/page-cache.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 
@@ -96,15 +96,25 @@ export type SettingsKey = keyof Groups;
 /** Reads one settings group, filling defaults for what is missing or invalid. */
 // Settings are read on hot paths (maintenance check, session expiry), so reads outside a
 // transaction are cached in process; saveSettings drops the key, so a rolled-back save leaves no
-// stale value. On globalThis because server.ts and the Remix build are separate bundles. A change
-// made outside the app (the sqlite3 shell) shows after a restart.
-const cache: Map<string, unknown> = ((globalThis as any).__newsSettingsCache ??= new Map());
+// stale value. A commit by another connection (a script, the sqlite3 shell, a second copy of this
+// module in the tests) bumps `PRAGMA data_version` of ours, and the cache starts afresh.
+const cache = new Map<string, unknown>();
+let cacheVersion: number | undefined;
 const cacheKey = (key: string) => `${dataDir()}:${key}`;
+
+function checkCacheVersion() {
+  const version = getHandle().sqlite.pragma("data_version", { simple: true }) as number;
+  if (version !== cacheVersion) {
+    cache.clear();
+    cacheVersion = version;
+  }
+}
 
 export async function getSettings<K extends SettingsKey>(
   key: K,
   executor: DB = db,
 ): Promise<z.infer<Groups[K]>> {
+  if (executor === db) checkCacheVersion();
   const cached = executor === db ? cache.get(cacheKey(key)) : undefined;
   if (cached) return cached as z.infer<Groups[K]>;
   const row = await executor.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
 import type { Role, User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
-import { revokeUserSessions } from "../services/session.server";
+import { revokeUserSessions } from "./session.server";
 
 import { ROLES } from "../utils/roles";
 

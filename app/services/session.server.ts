@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
-import { db } from "../../db/index";
+import { deleteSession, findSession, insertSession, tokenHash, touchSession, updateSessionData } from "../models/session.server";
 import { getSettings } from "../models/settings.server";
 import { getEnv } from "../utils/env.server";
 
@@ -18,7 +18,7 @@ export interface FlashData {
   flash: string;
 }
 
-export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+export { pruneExpiredSessions, revokeUserSessions, tokenHash } from "../models/session.server";
 
 async function idleTimeoutMs(): Promise<number> {
   const { session_timeout } = await getSettings("security");
@@ -39,19 +39,16 @@ export async function createSessionToken({
 }): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  await db
-    .insertInto("sessions")
-    .values({
-      id: tokenHash(token),
-      user_id: userId,
-      data: JSON.stringify({ ...data, userId }),
-      kind,
-      user_agent: userAgent?.slice(0, 300) ?? null,
-      created_at: new Date(now).toISOString(),
-      last_seen_at: new Date(now).toISOString(),
-      expires_at: new Date(now + (await idleTimeoutMs())).toISOString(),
-    })
-    .execute();
+  await insertSession({
+    id: tokenHash(token),
+    user_id: userId,
+    data: JSON.stringify({ ...data, userId }),
+    kind,
+    user_agent: userAgent?.slice(0, 300) ?? null,
+    created_at: new Date(now).toISOString(),
+    last_seen_at: new Date(now).toISOString(),
+    expires_at: new Date(now + (await idleTimeoutMs())).toISOString(),
+  });
   return token;
 }
 
@@ -59,38 +56,21 @@ export async function createSessionToken({
 export async function readSessionToken(token: string) {
   if (!token || token.length > 200) return undefined;
   const id = tokenHash(token);
-  const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await findSession({ id });
   if (!row) return undefined;
   const now = Date.now();
   if (Date.parse(row.expires_at) <= now || Date.parse(row.created_at) + ABSOLUTE_LIMIT_MS <= now) {
-    await db.deleteFrom("sessions").where("id", "=", id).execute();
+    await deleteSession({ id });
     return undefined;
   }
   if (now - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
-    await db
-      .updateTable("sessions")
-      .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + (await idleTimeoutMs())).toISOString() })
-      .where("id", "=", id)
-      .execute();
+    await touchSession({ id, lastSeenAt: new Date(now).toISOString(), expiresAt: new Date(now + (await idleTimeoutMs())).toISOString() });
   }
   return row;
 }
 
 export async function revokeSessionToken(token: string): Promise<void> {
-  await db.deleteFrom("sessions").where("id", "=", tokenHash(token)).execute();
-}
-
-/** Ends every session of a user (deactivation, password change), optionally sparing one token. */
-export async function revokeUserSessions({ userId, except }: { userId: string; except?: string }) {
-  await db
-    .deleteFrom("sessions")
-    .where("user_id", "=", userId)
-    .$if(Boolean(except), (qb) => qb.where("id", "!=", tokenHash(except!)))
-    .execute();
-}
-
-export async function pruneExpiredSessions() {
-  await db.deleteFrom("sessions").where("expires_at", "<", new Date().toISOString()).execute();
+  await deleteSession({ id: tokenHash(token) });
 }
 
 let storage: ReturnType<typeof buildStorage> | undefined;
@@ -117,7 +97,7 @@ function buildStorage() {
       return row ? JSON.parse(row.data) : null;
     },
     async updateData(token, data) {
-      await db.updateTable("sessions").set({ data: JSON.stringify(data) }).where("id", "=", tokenHash(token)).execute();
+      await updateSessionData({ id: tokenHash(token), data: JSON.stringify(data) });
     },
     async deleteData(token) {
       await revokeSessionToken(token);

@@ -5,8 +5,8 @@ import { publicCacheGeneration } from "../utils/page-cache.server";
 
 // Page-view counting (DESIGN §8, §9; docs/decisions/004). A view costs a Map update in memory;
 // the counts are written in one transaction per FLUSH_MS (and at shutdown), so a cached page
-// costs no database write. The state lives on globalThis: server.ts's middleware and the Remix
-// build's POST /api/analytics/track-view add to the same batch.
+// costs no database write. server.ts's middleware (through the build's runtime export) and
+// POST /api/analytics/track-view add to the same batch: one module graph, docs/decisions/012.
 
 const FLUSH_MS = 1_000;
 // A failing database must not make the batch grow without end: past this many distinct
@@ -33,14 +33,14 @@ interface CounterState {
   dropped: number;
 }
 
-const state: CounterState = ((globalThis as any).__newsViewCounter ??= {
+const state: CounterState = {
   pending: new Map(),
   timer: undefined,
   flushing: undefined,
   refs: new Map(),
   refsGeneration: -1,
   dropped: 0,
-});
+};
 
 const today = () => new Date().toISOString().slice(0, 10);
 

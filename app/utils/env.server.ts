@@ -1,36 +1,80 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isIP } from "is-ip";
 import { z } from "zod";
 import { dataDir } from "../../db/index";
 
 // DESIGN §3: every variable is optional; parsed once with zod so a typo fails loudly at boot.
+// One schema for every variable of the README's Configuration table: nothing else in app/ reads
+// process.env (DATA_DIR's default lives in dataDir(), db/index.ts, which scripts share).
+const onOff = (fallback: "0" | "1") => z.enum(["0", "1"], { message: "must be 0 or 1" }).default(fallback);
+const whole = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+// Express `trust proxy`: true/false, a hop count, or a comma-separated list of addresses, subnets
+// and the names loopback, linklocal, uniquelocal (what proxy-addr accepts).
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): boolean | number | string => {
+    if (!value) return "loopback";
+    if (value === "true" || value === "false") return value === "true";
+    if (/^\d+$/.test(value)) return Number(value);
+    for (const part of value.split(",").map((p) => p.trim())) {
+      const [address, prefix, extra] = part.split("/");
+      const ok = PROXY_NAMES.has(part) || (isIP(address) && extra === undefined && (prefix === undefined || /^\d{1,3}$/.test(prefix)));
+      if (!ok) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${part}" is not true, false, a hop count, an address, a subnet or loopback/linklocal/uniquelocal` });
+        return z.NEVER;
+      }
+    }
+    return value;
+  });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATA_DIR: z.string().min(1).default("./data"),
+  PORT: whole(3000, 0, 65535),
+  DATA_DIR: z.string().optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
-  SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  SEED_DEMO: onOff("1"),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: TrustProxySchema,
+  LOG_REQUESTS: onOff("1"),
+  RATE_LIMIT: onOff("1"),
+  RATE_LIMIT_WRITES: whole(120, 1),
+  RATE_LIMIT_VIEWS: whole(30, 1),
+  RATE_LIMIT_WINDOW: whole(60, 1, 3600),
+  VIEW_REPEAT_MINUTES: z.coerce.number().min(0).max(1440).default(30),
+  PAGE_CACHE: onOff("1"),
+  PAGE_CACHE_MB: z.coerce.number().min(0).default(48),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string; SESSION_SECRET: string };
+export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };
+
+/** A variable with a value the site cannot use: server.ts prints the message and exits 1. */
+export class EnvError extends Error {
+  override name = "EnvError";
+}
 
 let cached: Env | undefined;
 
 /** The parsed environment; the session secret is generated once and kept in DATA_DIR. */
 export function getEnv(): Env {
-  if (cached && cached.DATA_DIR === (process.env.DATA_DIR || "./data")) return cached;
+  if (cached && cached.DATA_DIR === dataDir()) return cached;
   const parsed = EnvSchema.safeParse(process.env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}=${JSON.stringify(process.env[String(i.path[0])] ?? "")}: ${i.message}`);
+    throw new EnvError(`Invalid environment: ${problems.join("; ")}. Fix the variable (README, 'Configuration') and start again.`);
   }
   const env = parsed.data;
   cached = {
     ...env,
+    DATA_DIR: dataDir(),
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     SESSION_SECRET: env.SESSION_SECRET ?? storedSecret(),
   };

@@ -70,8 +70,7 @@ class SanitizerWorker {
   }
 }
 
-// The worker lives on globalThis: server.ts and the Remix build are two bundles that each carry
-// this module (docs/decisions/002), and server.ts warms and stops the one the build's saves use.
+// The worker of this process; server.ts stops it at shutdown through the build's runtime export.
 interface SanitizerState {
   current: SanitizerWorker | undefined;
   /** The replacement, started and warmed a few calls before `current` is recycled. */
@@ -79,7 +78,7 @@ interface SanitizerState {
   nextId: number;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
-const state: SanitizerState = ((globalThis as any).__newsSanitizer ??= { current: undefined, next: undefined, nextId: 1 });
+const state: SanitizerState = { current: undefined, next: undefined, nextId: 1 };
 
 // The worker's jsdom costs ~83 MB resident (measured: 204 MB warm vs 122 MB without, idle server
 // on the demo data). Only staff saves need it, so it is started when staff sign in or work

@@ -1,12 +1,13 @@
+import { getEnv } from "./env.server";
+
 // In-process cache of anonymous public responses (DESIGN §9, docs/decisions/004). Writes that
 // change what readers see call invalidatePublicCache(); entries also expire after MAX_AGE_MS.
-// Lives on globalThis so server.ts middleware and the Remix build share one cache.
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 5_000;
 // A byte budget rather than only a count: 5,000 article pages of ~40 KB would be 200 MB, over the
 // 300 MB resident budget of DESIGN §9. 48 MB holds the home, every category and over a thousand
 // hot articles; colder pages are rendered again (that is the "cold" figure of npm run bench).
-const MAX_BYTES = Number(process.env.PAGE_CACHE_MB ?? 48) * 1024 * 1024;
+const maxBytes = () => getEnv().PAGE_CACHE_MB * 1024 * 1024;
 
 /**
  * Cache-Control policies of public responses, named once (STYLE.md 'Server').
@@ -47,17 +48,17 @@ interface CacheState {
   misses: number;
 }
 
-const state: CacheState = ((globalThis as any).__newsPageCacheState ??= {
+const state: CacheState = {
   entries: new Map(),
   bytes: 0,
   generation: 0,
   hits: 0,
   misses: 0,
-});
+};
 
 /** Whether the page cache stores and serves responses (PAGE_CACHE=0 turns it off, for the bench). */
 export function pageCacheEnabled(): boolean {
-  return process.env.PAGE_CACHE !== "0";
+  return getEnv().PAGE_CACHE !== "0";
 }
 
 function drop(key: string, entry: CachedResponse) {
@@ -84,10 +85,11 @@ export function getCachedResponse(key: string): CachedResponse | undefined {
 }
 
 export function setCachedResponse(key: string, entry: CachedResponse): void {
-  if (entry.size > MAX_BYTES / 8) return;
+  const budget = maxBytes();
+  if (entry.size > budget / 8) return;
   const old = state.entries.get(key);
   if (old) drop(key, old);
-  while (state.entries.size && (state.entries.size >= MAX_ENTRIES || state.bytes + entry.size > MAX_BYTES)) {
+  while (state.entries.size && (state.entries.size >= MAX_ENTRIES || state.bytes + entry.size > budget)) {
     const [oldestKey, oldest] = state.entries.entries().next().value!;
     drop(oldestKey, oldest);
   }

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
-import { z } from "zod";
+import { getEnv, type Env } from "./env.server";
 
 // Rate limits on write paths (SECURITY.md 'Sign-in', issue 7 item 5). Per client address: req.ip,
 // which honours X-Forwarded-For only from the proxies TRUST_PROXY names (server.ts), so a client
@@ -8,25 +8,7 @@ import { z } from "zod";
 // lockout (app/models/login-attempt.server.ts: per username, and 100 failures an hour per address),
 // which answers 429 with Retry-After itself. Counters live in memory: one process (DESIGN §1).
 
-const Schema = z.object({
-  RATE_LIMIT: z.enum(["0", "1"]).default("1"),
-  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).max(3600).default(60),
-  RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(120),
-  RATE_LIMIT_VIEWS: z.coerce.number().int().min(1).default(30),
-  VIEW_REPEAT_MINUTES: z.coerce.number().min(0).max(1440).default(30),
-});
-
-export type RateLimitConfig = z.infer<typeof Schema>;
-
-/** The limits from the environment; a bad value stops the start with a message. */
-export function rateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
-  const parsed = Schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
-}
+type RateLimitConfig = Pick<Env, "RATE_LIMIT" | "RATE_LIMIT_WINDOW" | "RATE_LIMIT_WRITES" | "RATE_LIMIT_VIEWS">;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Sign-in has its own lockout; page views have their own, tighter limit.
@@ -62,7 +44,7 @@ const noop: RequestHandler = (_req, _res, next) => next();
  * newsroom behind one NAT shares an address) and POST /api/analytics/track-view
  * (RATE_LIMIT_VIEWS). Reads are never limited. RATE_LIMIT=0 turns both off.
  */
-export function rateLimiters(config = rateLimitConfig()): { writes: RequestHandler; views: RequestHandler } {
+export function rateLimiters(config: RateLimitConfig = getEnv()): { writes: RequestHandler; views: RequestHandler } {
   if (config.RATE_LIMIT === "0") return { writes: noop, views: noop };
   const common = {
     windowMs: config.RATE_LIMIT_WINDOW * 1000,
@@ -94,7 +76,7 @@ let repeatMinutes: number | undefined;
 
 /** Whether this address has not had a counted view of this article within the window (and records it). */
 export function firstViewInWindow({ ip, articleId }: { ip: string; articleId: string }, now = Date.now()): boolean {
-  repeatMinutes ??= rateLimitConfig().VIEW_REPEAT_MINUTES;
+  repeatMinutes ??= getEnv().VIEW_REPEAT_MINUTES;
   const windowMs = repeatMinutes * 60_000;
   if (windowMs <= 0) return true;
   const key = `${ip}\u0000${articleId}`;

@@ -1,0 +1,135 @@
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { closeDatabase, dataDir, db, getHandle } from "../../db/index";
+import { migrateToLatest } from "../../db/migrate";
+import { seedDatabase } from "../../db/seed";
+import { pruneLoginAttempts } from "../models/login-attempt.server";
+import { pruneExpiredSessions } from "../models/session.server";
+import { getEnv } from "../utils/env.server";
+import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
+import { stopSanitizer } from "../utils/markdown.server";
+import { rateLimiters } from "../utils/rate-limit.server";
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
+import { maintenanceResponse } from "./maintenance.server";
+import { countViews, publicPageCache } from "./public-middleware.server";
+import { flushViews } from "./view-counter.server";
+
+// What server.ts needs of the app, exported by app/entry.server.tsx as `runtime` and reached as
+// `build.entry.module.runtime` (docs/decisions/012): server.ts imports nothing from app/, db/ or
+// migrations/, so the process holds one copy of every module and its state (the database handle,
+// the page cache, the view counter, the sanitiser worker, the settings cache).
+
+const OPTIMIZE_EVERY_MS = 6 * 3_600_000;
+// Expired sessions and old sign-in attempts are useless rows: both tables would grow forever.
+const PRUNE_EVERY_MS = 3_600_000;
+
+let jobs: ReturnType<typeof setInterval>[] = [];
+
+/** The settings server.ts acts on; a bad variable throws an EnvError naming it. */
+function config() {
+  const env = getEnv();
+  return {
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL,
+    dev: env.NODE_ENV === "development",
+    mode: env.NODE_ENV,
+    trustProxy: env.TRUST_PROXY,
+    logRequests: env.LOG_REQUESTS === "1",
+    uploads: join(dataDir(), "uploads"),
+  };
+}
+
+/** Creates the data folder, migrates, seeds an empty database and gathers planner statistics. */
+async function startDatabase(): Promise<void> {
+  const env = getEnv();
+  // The database comes first: a folder we cannot write to stops here with a plain message.
+  mkdirSync(join(dataDir(), "uploads"), { recursive: true });
+  await migrateToLatest(db);
+  await seedDatabase({
+    demo: env.SEED_DEMO === "1",
+    admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : undefined,
+  });
+  // Planner statistics (docs/decisions/004): without sqlite_stat1, SQLite takes `status = ?` for
+  // a selective index and walks every published article to find a handful by id (40 ms a home page
+  // at 10,000 articles, ten times that at 100,000). A bounded ANALYZE costs milliseconds at start;
+  // PRAGMA optimize keeps the figures fresh as the site grows.
+  getHandle().sqlite.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+}
+
+/** Deletes expired sessions and sign-in attempts older than a day. */
+async function prune(): Promise<void> {
+  await pruneExpiredSessions();
+  await pruneLoginAttempts();
+}
+
+/** The periodic jobs: PRAGMA optimize and the prunes (now, then hourly). Timers never hold the process. */
+function startJobs(): void {
+  stopJobs();
+  const pruneLogged = () => prune().catch((error) => console.error(`Pruning sessions and sign-in attempts failed: ${(error as Error)?.message ?? error}`));
+  void pruneLogged();
+  jobs = [setInterval(() => getHandle().sqlite.exec("PRAGMA optimize"), OPTIMIZE_EVERY_MS), setInterval(pruneLogged, PRUNE_EVERY_MS)];
+  for (const job of jobs) job.unref();
+}
+
+function stopJobs(): void {
+  for (const job of jobs) clearInterval(job);
+  jobs = [];
+}
+
+/**
+ * Health for a process manager, proxy or monitor; throws when unhealthy: the database file is
+ * readable now (page 1 is read, not just `select 1` on the connection) and the data folder and
+ * database are writable. A short busy timeout for this probe only: an outside process holding an
+ * exclusive lock gives a 503 within a second instead of stalling the event loop for the full five.
+ */
+function healthCheck(): void {
+  const { sqlite } = getHandle();
+  const timeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
+  sqlite.pragma("busy_timeout = 1000");
+  try {
+    sqlite.prepare("select count(*) from sqlite_master").get();
+  } finally {
+    sqlite.pragma(`busy_timeout = ${timeout}`);
+  }
+  accessSync(dataDir(), constants.W_OK);
+  accessSync(join(dataDir(), "news.db"), constants.W_OK);
+}
+
+/**
+ * Releases what this build holds, at shutdown or before a `remix dev` rebuild takes over: views
+ * counted but not yet written go to the database, statistics are refreshed, the sanitiser worker
+ * ends and the database closes.
+ */
+async function stop(): Promise<void> {
+  stopJobs();
+  await flushViews().catch((error) => console.error("Page views lost at shutdown:", error));
+  try {
+    getHandle().sqlite.exec("PRAGMA optimize");
+  } catch {
+    // Statistics are an optimisation; a failure here must not stop a clean exit.
+  }
+  await stopSanitizer();
+  await closeDatabase();
+}
+
+export const runtime = {
+  config,
+  dataDir,
+  startDatabase,
+  startJobs,
+  prune,
+  healthCheck,
+  stop,
+  rateLimiters,
+  maintenanceResponse,
+  countViews,
+  publicPageCache,
+  isSameOrigin,
+  bodyLimits: { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS },
+  isDatabaseBusy,
+  databaseBusyResponse,
+  DATABASE_BUSY_MESSAGE,
+  DATABASE_BUSY_RETRY_AFTER,
+};
+
+export type Runtime = typeof runtime;

@@ -1,0 +1,216 @@
+import { randomBytes } from "node:crypto";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import type { Runtime } from "../app/services/runtime.server";
+
+/**
+ * The Express app for one Remix build, middleware in the order requests meet it (STYLE.md
+ * 'Server'). What it needs of the app comes from the build's `runtime` export (docs/decisions/012);
+ * this file imports nothing from app/ but that type.
+ */
+export function createApp(build: ServerBuild, runtime: Runtime): express.Express {
+  const config = runtime.config();
+  const https = config.publicUrl.startsWith("https://");
+  const limits = runtime.rateLimiters();
+
+  const app = express();
+  app.disable("x-powered-by");
+  // req.ip honours X-Forwarded-For only from a proxy on this machine (nginx, Caddy) unless
+  // TRUST_PROXY says otherwise.
+  // TRUST_PROXY takes what Express does: `true`/`false`, a hop count, or addresses/subnets/names
+  // (`loopback`, `10.0.0.0/8, uniquelocal`).
+  app.set("trust proxy", config.trustProxy);
+
+  // Trailing slashes: one URL per page. Not for /api, whose paths take an optional slash.
+  app.use((req, res, next) => {
+    if ((req.method === "GET" || req.method === "HEAD") && req.path.length > 1 && req.path.endsWith("/") && !req.path.startsWith("/api/")) {
+      const query = req.url.slice(req.path.length);
+      return res.redirect(301, req.path.replace(/\/+$/, "") + query);
+    }
+    next();
+  });
+
+  app.use(compression());
+
+  // Health for a process manager, proxy or monitor (what is checked: runtime.healthCheck).
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    try {
+      runtime.healthCheck();
+      res.json({ status: "ok" });
+    } catch (error) {
+      console.error(`healthz: ${(error as Error)?.message ?? error}`);
+      res.status(503).json({ status: "unavailable", detail: "База даних недоступна" });
+    }
+  });
+
+  // Fingerprinted Remix assets never change under a name: cache them for a year.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  // Files under public/ all have an extension; page paths (/, /article/x, /category/x) do not,
+  // and asking the disk for them cost a stat and a thrown ENOENT on every page (docs/decisions/009).
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
+  // Uploaded media: random server-made names, so immutable; served as inert files.
+  app.use(
+    "/media",
+    (_req, res, next) => {
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+      next();
+    },
+    express.static(config.uploads, { immutable: true, maxAge: "1y", index: false, dotfiles: "deny" }),
+  );
+
+  // Request log: one JSON line per request, without query strings, cookies or tokens.
+  if (config.logRequests) {
+    app.use((req, res, next) => {
+      const start = process.hrtime.bigint();
+      res.on("finish", () => {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        console.log(JSON.stringify({ t: new Date().toISOString(), method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
+      });
+      next();
+    });
+  }
+
+  // Every request gets its own CSP nonce; the Remix app puts it on its scripts.
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+          "script-src-attr": ["'none'"],
+          // React and charts set style attributes; scripts stay nonce-only.
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "blob:", "https:"],
+          "font-src": ["'self'"],
+          "connect-src": config.dev ? ["'self'", "ws:"] : ["'self'"],
+          "object-src": ["'none'"],
+          "base-uri": ["'self'"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          ...(https ? { "upgrade-insecure-requests": [] } : {}),
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      xFrameOptions: { action: "deny" },
+    }),
+  );
+
+  // Our own client address for the app (lockout, view counting): the socket or trusted proxy,
+  // never a header the client made up.
+  app.use((req, _res, next) => {
+    req.headers["x-client-ip"] = req.ip ?? "unknown";
+    next();
+  });
+
+  // Rate limits per client address on state-changing requests (app/utils/rate-limit.server.ts);
+  // reads are never limited, sign-in has its own lockout.
+  app.use(limits.writes, limits.views);
+
+  // Body cap before the Remix handler (actions read bodies themselves); chunked bodies are
+  // capped again where they are read (readBodyText).
+  const { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } = runtime.bodyLimits;
+  app.use((req, res, next) => {
+    const length = Number(req.headers["content-length"] ?? 0);
+    // Image uploads stream each file to disk with its own 5 MB limit (app/services/upload.server.ts).
+    const upload = req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data");
+    if (length > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) {
+      return sendError(req, res, 413, upload ? "Запит завеликий (більше 12 файлів по 5 МБ)" : "Запит завеликий (більше 8 МБ)");
+    }
+    next();
+  });
+
+  // Cross-site state changes are refused (DESIGN §6).
+  const publicOrigin = new URL(config.publicUrl).origin;
+  app.use((req, res, next) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const ours = [publicOrigin, `${req.protocol}://${req.get("host")}`];
+    const ok = runtime.isSameOrigin({ origin: req.get("origin"), referer: req.get("referer"), cookie: req.get("cookie") }, ours);
+    if (!ok) return sendError(req, res, 403, "Заборонено: запит з іншого сайту");
+    next();
+  });
+
+  // Maintenance mode: readers get a 503 page before anything else (incl. any page cache).
+  app.use((req, res, next) => {
+    runtime
+      .maintenanceResponse({ path: req.path, method: req.method, cookie: req.headers.cookie })
+      .then((page) => {
+        if (!page) return next();
+        res.status(503).set({ "Retry-After": "600", "Cache-Control": "no-store" }).type("html").send(page);
+      })
+      .catch(next);
+  });
+
+  // Page views are counted before the cache, so a cache hit counts too (DESIGN §9); the counts
+  // are written in batches, one transaction per second.
+  app.use(runtime.countViews());
+  // Anonymous public pages, feeds and public JSON from memory; staff bypass it.
+  app.use(runtime.publicPageCache());
+
+  // One Remix handler (it derives its route tables once); a dev rebuild gets a new app.
+  app.all(
+    "*",
+    createRequestHandler({
+      build: withBusyMapping(build, runtime),
+      mode: config.mode,
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
+
+  // A failure in middleware never prints a stack to a client.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (runtime.isDatabaseBusy(error)) {
+      res.set({ "Retry-After": runtime.DATABASE_BUSY_RETRY_AFTER, "Cache-Control": "no-store" });
+      return sendError(req, res, 503, runtime.DATABASE_BUSY_MESSAGE);
+    }
+    console.error(error);
+    sendError(req, res, 500, "Помилка сервера");
+  });
+
+  return app;
+}
+
+function sendError(req: Request, res: Response, status: number, detail: string) {
+  if (req.path.startsWith("/api/")) return res.status(status).json({ detail });
+  res.status(status).type("text/plain; charset=utf-8").send(detail);
+}
+
+/**
+ * Every loader and action of the build, with SQLITE_BUSY (another process held the write lock
+ * past the busy timeout) turned into a thrown 503 Response: screens and forms show it in their
+ * error boundary, /api answers `{detail}` (apiRoute maps it first). docs/decisions/007.
+ */
+function withBusyMapping(build: ServerBuild, runtime: Runtime): ServerBuild {
+  type Fn = (args: { request: globalThis.Request }) => unknown;
+  const wrap = (fn: Fn | undefined) =>
+    fn &&
+    (async (args: { request: globalThis.Request }) => {
+      try {
+        return await fn(args);
+      } catch (error) {
+        if (runtime.isDatabaseBusy(error)) throw runtime.databaseBusyResponse(args.request);
+        throw error;
+      }
+    });
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    const module = route.module as { loader?: Fn; action?: Fn };
+    const wrapped: Record<string, unknown> = { ...route.module };
+    if (module.loader) wrapped.loader = wrap(module.loader);
+    if (module.action) wrapped.action = wrap(module.action);
+    routes[id] = { ...route, module: wrapped as unknown as typeof route.module };
+  }
+  return { ...build, routes };
+}
