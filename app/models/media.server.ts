@@ -5,7 +5,7 @@ import { basename, join, resolve, sep } from "node:path";
 import sharp from "sharp";
 import { sql } from "kysely";
 import { dataDir, db, getHandle, type DB } from "../../db/index";
-import type { Role } from "../../db/schema";
+import type { Role } from "../utils/roles";
 import { DomainError } from "../utils/errors";
 import { VARIANT_WIDTHS } from "../utils/media-url";
 
