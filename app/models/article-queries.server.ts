@@ -37,6 +37,15 @@ export function articleRows(executor: DB = db) {
     ]);
 }
 
+type ArticleRow = Awaited<ReturnType<ReturnType<typeof articleRows>["executeTakeFirstOrThrow"]>>;
+
+/** The fields every article shape starts with. */
+const heading = (r: ArticleRow) => ({ id: r.id, slug: r.slug, title: r.title, subtitle: r.subtitle });
+
+/** The author as the newsroom's shapes show it, or null for a deleted user. */
+const authorOf = (r: ArticleRow) =>
+  r.author_id && r.author_username ? { id: r.author_id, username: r.author_username, profile: { name: r.author_name } } : null;
+
 /** An article's tag names in their saved order, as one JSON column of the same query. */
 export function tagNames(eb: ExpressionBuilder<Database, "articles">) {
   return jsonArrayFrom(
@@ -99,10 +108,7 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
   const row = await editableArticleRows(executor).where("articles.id", "=", id).executeTakeFirst();
   if (!row) return undefined;
   return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    subtitle: row.subtitle,
+    ...heading(row),
     content: row.content,
     category: row.category_id && row.category_name ? { id: row.category_id, name: row.category_name, slug: row.category_slug! } : null,
     category_id: row.category_id,
@@ -115,7 +121,7 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
     views: row.views,
     seo_title: row.seo_title,
     seo_description: row.seo_description,
-    author: row.author_id && row.author_username ? { id: row.author_id, username: row.author_username, profile: { name: row.author_name } } : null,
+    author: authorOf(row),
     updated_by: row.updated_by && row.editor_username ? { id: row.updated_by, username: row.editor_username, name: row.editor_name } : null,
     version: row.version,
   };
@@ -165,17 +171,14 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
   ]);
   return {
     articles: rows.map((r) => ({
-      id: r.id,
-      slug: r.slug,
-      title: r.title,
-      subtitle: r.subtitle,
+      ...heading(r),
       status: r.status,
       views: r.views,
       created_at: r.created_at,
       published_at: r.published_at,
       category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name } : null,
       category_id: r.category_id,
-      author: r.author_id && r.author_username ? { id: r.author_id, username: r.author_username, profile: { name: r.author_name } } : null,
+      author: authorOf(r),
     })),
     total: Number(total.n),
   };
@@ -195,10 +198,7 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
   ]);
   return {
     articles: rows.map((r) => ({
-      id: r.id,
-      slug: r.slug,
-      title: r.title,
-      subtitle: r.subtitle,
+      ...heading(r),
       featured_image: r.featured_image,
       published_at: r.published_at,
       views: r.views,
