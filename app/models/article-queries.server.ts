@@ -64,6 +64,22 @@ export function parseTagNames(value: { name: string }[] | string): string[] {
   return list.map((tag) => tag.name);
 }
 
+/** Matches an article by its slug or its id (public URLs and the view counter accept both). */
+export function bySlugOrId(ref: string) {
+  return (eb: ExpressionBuilder<Database, "articles">) => eb.or([eb("articles.slug", "=", ref), eb("articles.id", "=", ref)]);
+}
+
+/** The published article an old slug of it still names (answered with a 301), or undefined. */
+export function findRedirectedArticle(oldSlug: string) {
+  return db
+    .selectFrom("slug_redirects")
+    .innerJoin("articles", "articles.id", "slug_redirects.article_id")
+    .select(["articles.id", "articles.slug"])
+    .where("slug_redirects.old_slug", "=", oldSlug)
+    .where("articles.status", "=", "published")
+    .executeTakeFirst();
+}
+
 /** The full article as the editor and GET /api/articles/{id} see it. */
 export interface ArticleView {
   id: string;
@@ -207,6 +223,27 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
       url: `/article/${r.slug}`,
     })),
     total,
+  };
+}
+
+/** How many articles there are, per status, and their views in all (dashboard, SEO overview). */
+export async function countArticles() {
+  const row = await db
+    .selectFrom("articles")
+    .select([
+      (eb) => eb.fn.countAll<number>().as("total"),
+      sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
+      sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
+      sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
+      sql<number>`coalesce(sum(views), 0)`.as("views"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    published: Number(row.published),
+    draft: Number(row.draft),
+    archived: Number(row.archived),
+    views: Number(row.views),
   };
 }
 

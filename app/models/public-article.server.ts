@@ -5,7 +5,7 @@ import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { formatPublicDate } from "../utils/public-format";
 import { buildMatchQuery, searchTerms } from "../utils/search-query";
-import { articleRows, countPublished, parseTagNames, tagNames } from "./article-queries.server";
+import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 
 // Reads of published articles for the public site (home, article, category, search, feeds and
 // their JSON doors), built on the shared article selection of article-queries.server.ts. Every
@@ -135,16 +135,10 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
       "articles.canonical_url",
     ])
     .select(tagNames)
-    .where((eb) => eb.or([eb("articles.slug", "=", slugOrId), eb("articles.id", "=", slugOrId)]))
+    .where(bySlugOrId(slugOrId))
     .executeTakeFirst();
   if (!article) {
-    const moved = await db
-      .selectFrom("slug_redirects")
-      .innerJoin("articles", "articles.id", "slug_redirects.article_id")
-      .select("articles.slug")
-      .where("slug_redirects.old_slug", "=", slugOrId)
-      .where("articles.status", "=", "published")
-      .executeTakeFirst();
+    const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
   }
   return {
