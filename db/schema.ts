@@ -155,3 +155,4 @@ export type Category = Selectable<CategoriesTable>;
 export type Article = Selectable<ArticlesTable>;
 export type NewArticle = Insertable<ArticlesTable>;
 export type Session = Selectable<SessionsTable>;
+export type Media = Selectable<MediaTable>;
