@@ -1,10 +1,10 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ArticleStatus } from "../app/utils/newsroom-rules";
+import type { Role } from "../app/utils/roles";
 
 // Table types follow Kysely's guidance (STYLE.md 'Data'): Generated<> for defaults, `| null`
 // for nullable. SQLite hands back text dates and 0/1 integers; models convert at their edge.
 
-export type Role = "admin" | "editor" | "reporter";
-export type ArticleStatus = "draft" | "published" | "archived";
 export type BlockId = "hero" | "main" | "sidebar" | "trending" | "featured";
 
 type Timestamp = ColumnType<string, string | undefined, string>;
@@ -155,3 +155,4 @@ export type Category = Selectable<CategoriesTable>;
 export type Article = Selectable<ArticlesTable>;
 export type NewArticle = Insertable<ArticlesTable>;
 export type Session = Selectable<SessionsTable>;
+export type Media = Selectable<MediaTable>;

@@ -6,7 +6,8 @@ import { HOMEPAGE_BLOCKS } from "../app/models/homepage.server";
 import { saveSettings } from "../app/models/settings.server";
 import { createUser } from "../app/models/user.server";
 import { renderArticleHtml } from "../app/utils/markdown.server";
-import type { BlockId, Role } from "./schema";
+import type { Role } from "../app/utils/roles";
+import type { BlockId } from "./schema";
 import { randomUUID } from "node:crypto";
 
 // DESIGN §3: on an empty database, the eight categories, and either the demo newsroom

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import { db } from "../../db/index";
+import { countArticles } from "./article-queries.server";
 
 // Figures for the dashboard, the analytics screen and GET /api/analytics/dashboard (SPEC §3
 // 'Dashboard statistics'). Views are article page views, so total >= month >= week: total_views
@@ -41,16 +41,7 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
   const weekStart = isoDay(now - 6 * DAY);
 
   const [counts, daily, topArticles, recentArticles] = await Promise.all([
-    db
-      .selectFrom("articles")
-      .select([
-        (eb) => eb.fn.countAll<number>().as("total"),
-        sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
-        sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
-        sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
-        sql<number>`coalesce(sum(views), 0)`.as("views"),
-      ])
-      .executeTakeFirstOrThrow(),
+    countArticles(),
     db
       .selectFrom("page_views")
       .select(["day", (eb) => eb.fn.sum<number>("views").as("views")])
@@ -77,11 +68,11 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
   const daily_views = fillDays(daily, 30, now);
   const sumFrom = (start: string) => daily_views.filter((d) => d.date >= start).reduce((s, d) => s + d.views, 0);
   return {
-    total_articles: Number(counts.total),
-    published_articles: Number(counts.published),
-    draft_articles: Number(counts.draft),
-    archived_articles: Number(counts.archived),
-    total_views: Number(counts.views),
+    total_articles: counts.total,
+    published_articles: counts.published,
+    draft_articles: counts.draft,
+    archived_articles: counts.archived,
+    total_views: counts.views,
     week_views: sumFrom(weekStart),
     month_views: sumFrom(monthStart),
     daily_views,

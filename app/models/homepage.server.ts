@@ -1,5 +1,6 @@
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
+import { articleRows } from "./article-queries.server";
 
 // The homepage layout (SPEC §3 'Homepage config', §9): five blocks, each an ordered list of
 // article ids with a maximum. The public home reads it; the homepage editor writes it.
@@ -163,15 +164,10 @@ export interface EditorArticle {
 
 /** The editor's source list: the newest 50 published articles, plus any already in a block. */
 export async function listEditorArticles(layout: HomepageLayout): Promise<EditorArticle[]> {
-  const base = () =>
-    db
-      .selectFrom("articles")
-      .leftJoin("categories", "categories.id", "articles.category_id")
-      .select(["articles.id", "articles.title", "categories.name as category", "articles.views"])
-      .where("articles.status", "=", "published");
+  const base = () => articleRows().where("articles.status", "=", "published");
   const newest = await base().orderBy("articles.published_at", "desc").orderBy("articles.id").limit(50).execute();
   const have = new Set(newest.map((a) => a.id));
   const extra = [...new Set(Object.values(layout).flat())].filter((id) => !have.has(id));
   const more = extra.length ? await base().where("articles.id", "in", extra).execute() : [];
-  return [...newest, ...more].map((a) => ({ id: a.id, title: a.title, category: a.category, views: Number(a.views) }));
+  return [...newest, ...more].map((a) => ({ id: a.id, title: a.title, category: a.category_name, views: Number(a.views) }));
 }

@@ -5,7 +5,8 @@ import { basename, join, resolve, sep } from "node:path";
 import sharp from "sharp";
 import { sql } from "kysely";
 import { dataDir, db, getHandle, type DB } from "../../db/index";
-import type { Role } from "../../db/schema";
+import type { Media } from "../../db/schema";
+import type { Role } from "../utils/roles";
 import { DomainError } from "../utils/errors";
 import { VARIANT_WIDTHS } from "../utils/media-url";
 
@@ -223,19 +224,7 @@ export async function storeDataUrlImage(
 // ---------------------------------------------------------------------------------------------
 // Reading and deleting
 
-type MediaRow = {
-  id: string;
-  file_name: string;
-  stored_path: string;
-  mime: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  uploaded_by: string | null;
-  created_at: string;
-};
-
-export function toMediaItem(row: MediaRow): MediaItem {
+export function toMediaItem(row: Media): MediaItem {
   return {
     id: row.id,
     name: row.file_name,
@@ -287,7 +276,7 @@ export async function listMedia(
       .orderBy("id")
       .offset(skip)
       .limit(limit)
-      .execute() as Promise<MediaRow[]>,
+      .execute() as Promise<Media[]>,
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow() as Promise<{ n: number }>,
   ]);
   return { data: rows.map(toMediaItem), total: Number(count.n) };

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { db, writeTransaction } from "../../db/index";
+import { bySlugOrId, findRedirectedArticle } from "./article-queries.server";
 
 // Page views (DESIGN §8, §9): daily counters per path in `page_views`, and each article's running
 // total in `articles.views`. The analytics model reads both (article rows have article_id set).
@@ -61,14 +62,7 @@ export async function findViewedArticle({ ref }: { ref: string }): Promise<{ id:
     .selectFrom("articles")
     .select(["id", "slug"])
     .where("status", "=", "published")
-    .where((eb) => eb.or([eb("slug", "=", ref), eb("id", "=", ref)]))
+    .where(bySlugOrId(ref))
     .executeTakeFirst();
-  if (direct) return direct;
-  return db
-    .selectFrom("slug_redirects")
-    .innerJoin("articles", "articles.id", "slug_redirects.article_id")
-    .select(["articles.id", "articles.slug"])
-    .where("slug_redirects.old_slug", "=", ref)
-    .where("articles.status", "=", "published")
-    .executeTakeFirst();
+  return direct ?? findRedirectedArticle(ref);
 }

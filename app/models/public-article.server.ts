@@ -5,10 +5,11 @@ import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { formatPublicDate } from "../utils/public-format";
 import { buildMatchQuery, searchTerms } from "../utils/search-query";
+import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 
 // Reads of published articles for the public site (home, article, category, search, feeds and
-// their JSON doors). Kept beside article.server.ts rather than in it so the newsroom's writes and
-// these reads can change independently. Every function returns plain data, never HTTP.
+// their JSON doors), built on the shared article selection of article-queries.server.ts. Every
+// function returns plain data, never HTTP.
 
 /** Fallback stock image for cards and articles without one (SPEC §3 'Card view model'). */
 export const FALLBACK_IMAGE = "/images/fallback.jpg";
@@ -32,25 +33,9 @@ export interface Card {
   url: string | null;
 }
 
+/** Published articles with what a card shows (the shared article selection). */
 function cardQuery() {
-  return db
-    .selectFrom("articles")
-    .leftJoin("categories", "categories.id", "articles.category_id")
-    .leftJoin("users", "users.id", "articles.author_id")
-    .select([
-      "articles.id",
-      "articles.slug",
-      "articles.title",
-      "articles.subtitle",
-      "articles.published_at",
-      "articles.views",
-      "articles.featured_image",
-      "categories.name as category_name",
-      "categories.slug as category_slug",
-      "users.name as author_name",
-      "users.username as author_username",
-    ])
-    .where("articles.status", "=", "published");
+  return articleRows().where("articles.status", "=", "published");
 }
 
 type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>["execute"]>>[number];
@@ -123,31 +108,16 @@ export async function listLatestCards({ limit, offset = 0 }: { limit: number; of
 
 /** One page of a category's published articles, newest first, with the total. */
 export async function listCategoryCards({ categoryId, page, perPage }: { categoryId: string; page: number; perPage: number }) {
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     cardQuery()
       .where("articles.category_id", "=", categoryId)
       .orderBy("articles.published_at", "desc")
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute(),
-    db
-      .selectFrom("articles")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("category_id", "=", categoryId)
-      .where("status", "=", "published")
-      .executeTakeFirstOrThrow(),
+    countPublished({ categoryId }),
   ]);
-  return { cards: rows.map(toCard), total: Number(count.n) };
-}
-
-/** Total published articles (the search page's listing without a query). */
-export async function countPublished(): Promise<number> {
-  const row = await db
-    .selectFrom("articles")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", "published")
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { cards: rows.map(toCard), total };
 }
 
 /**
@@ -155,59 +125,47 @@ export async function countPublished(): Promise<number> {
  * slug is an old one of a published article (answered with a 301), or undefined.
  */
 export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
-  const article = await db
-    .selectFrom("articles")
-    .leftJoin("categories", "categories.id", "articles.category_id")
-    .leftJoin("users", "users.id", "articles.author_id")
+  const article = await cardQuery()
     .select([
-      "articles.id",
-      "articles.slug",
-      "articles.title",
-      "articles.subtitle",
       "articles.content_html",
-      "articles.published_at",
-      "articles.updated_at",
-      "articles.views",
-      "articles.featured_image",
       "articles.seo_title",
       "articles.seo_description",
       "articles.meta_keywords",
       "articles.og_image",
       "articles.canonical_url",
-      "categories.name as category_name",
-      "categories.slug as category_slug",
-      "users.name as author_name",
-      "users.username as author_username",
     ])
-    .where("articles.status", "=", "published")
-    .where((eb) => eb.or([eb("articles.slug", "=", slugOrId), eb("articles.id", "=", slugOrId)]))
+    .select(tagNames)
+    .where(bySlugOrId(slugOrId))
     .executeTakeFirst();
   if (!article) {
-    const moved = await db
-      .selectFrom("slug_redirects")
-      .innerJoin("articles", "articles.id", "slug_redirects.article_id")
-      .select("articles.slug")
-      .where("slug_redirects.old_slug", "=", slugOrId)
-      .where("articles.status", "=", "published")
-      .executeTakeFirst();
+    const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
   }
-  const tags = await db
-    .selectFrom("article_tags")
-    .innerJoin("tags", "tags.id", "article_tags.tag_id")
-    .select("tags.name")
-    .where("article_tags.article_id", "=", article.id)
-    .orderBy("article_tags.position")
-    .execute();
   return {
+    // The page's fields only: the shared selection's ids and status stay out of the page's data.
     article: {
-      ...article,
+      id: article.id,
+      slug: article.slug,
       title: article.title || "No title",
+      subtitle: article.subtitle,
+      content_html: article.content_html,
+      published_at: article.published_at,
+      updated_at: article.updated_at,
       views: Number(article.views ?? 0),
+      featured_image: article.featured_image,
+      seo_title: article.seo_title,
+      seo_description: article.seo_description,
+      meta_keywords: article.meta_keywords,
+      og_image: article.og_image,
+      canonical_url: article.canonical_url,
+      category_name: article.category_name,
+      category_slug: article.category_slug,
+      author_name: article.author_name,
+      author_username: article.author_username,
       author: article.author_name || article.author_username || "Science Admin",
       image: article.featured_image || null,
       time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
-      tags: tags.map((t) => t.name),
+      tags: parseTagNames(article.tags),
     },
   };
 }
@@ -216,22 +174,8 @@ export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPub
 
 /** The newest published articles for the RSS feed (with their summary text). */
 export async function listFeedArticles({ limit }: { limit: number }) {
-  return db
-    .selectFrom("articles")
-    .leftJoin("categories", "categories.id", "articles.category_id")
-    .leftJoin("users", "users.id", "articles.author_id")
-    .select([
-      "articles.slug",
-      "articles.title",
-      "articles.subtitle",
-      "articles.seo_description",
-      "articles.published_at",
-      "articles.featured_image",
-      "categories.name as category_name",
-      "users.name as author_name",
-      "users.username as author_username",
-    ])
-    .where("articles.status", "=", "published")
+  return cardQuery()
+    .select("articles.seo_description")
     .orderBy("articles.published_at", "desc")
     .limit(limit)
     .execute();

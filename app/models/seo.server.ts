@@ -3,6 +3,7 @@ import { db, writeTransaction } from "../../db/index";
 import type { User } from "../../db/schema";
 import { getEnv } from "../utils/env.server";
 import { DomainError } from "../utils/errors";
+import { countArticles } from "./article-queries.server";
 import { getSettings, saveSettings } from "./settings.server";
 
 const KEEP_SUBMISSIONS = 50;
@@ -10,14 +11,7 @@ const KEEP_SUBMISSIONS = 50;
 /** SPEC §3 'SEO overview', from the database. */
 export async function getSeoOverview() {
   const [counts, recent, categories, newest, submissions] = await Promise.all([
-    db
-      .selectFrom("articles")
-      .select([
-        (eb) => eb.fn.countAll<number>().as("total"),
-        (eb) => eb.fn.sum<number>(eb.case().when("status", "=", "published").then(1).else(0).end()).as("published"),
-        (eb) => eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
-      ])
-      .executeTakeFirstOrThrow(),
+    countArticles(),
     db
       .selectFrom("articles")
       .select(["id", "title", "slug", "published_at", "views"])
@@ -38,9 +32,9 @@ export async function getSeoOverview() {
   ]);
   return {
     articles: {
-      total: Number(counts.total),
-      published: Number(counts.published ?? 0),
-      draft: Number(counts.draft ?? 0),
+      total: counts.total,
+      published: counts.published,
+      draft: counts.draft,
       recent,
     },
     categories: categories.map((c) => ({ category_name: c.category_name, count: Number(c.count) })),

@@ -19,7 +19,8 @@ const optionalUrl = z
   .max(500)
   .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), "Вкажіть адресу, що починається з http:// або https://")
   .default("");
-const optionalText = (max: number) => z.string().trim().max(max, `Не більше ${max} символів`).default("");
+/** Trimmed text up to max characters; blank stays "" (settings hold no nulls; the newsroom's optionalText gives null). */
+const textOrEmpty = (max: number) => z.string().trim().max(max, `Не більше ${max} символів`).default("");
 
 export const GeneralSettingsSchema = z.object({
   site_url: optionalUrl,
@@ -48,7 +49,7 @@ export const SeoSettingsSchema = z.object({
     .min(1, "Description is required")
     .max(300)
     .default("Новини науки, технологій, медицини та космосу українською: відкриття, дослідження й інновації."),
-  site_keywords: optionalText(500),
+  site_keywords: textOrEmpty(500),
   og_image: optionalUrl,
   twitter_handle: z
     .string()
@@ -63,8 +64,8 @@ export const SeoSettingsSchema = z.object({
 export type SeoSettings = z.infer<typeof SeoSettingsSchema>;
 
 export const IntegrationSettingsSchema = z.object({
-  gsc_verification_code: optionalText(200),
-  gsc_meta_verification: optionalText(200),
+  gsc_verification_code: textOrEmpty(200),
+  gsc_meta_verification: textOrEmpty(200),
   gsc_property_url: optionalUrl,
   analytics_enabled: z.boolean().default(true),
 });

@@ -2,13 +2,10 @@ import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
-import type { Role, User } from "../../db/schema";
+import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
+import { ROLES, type Role } from "../utils/roles";
 import { revokeUserSessions } from "./session.server";
-
-import { ROLES } from "../utils/roles";
-
-export { ROLES };
 
 // SECURITY.md 'Passwords': cost >= 10; bcrypt ignores bytes past 72, so longer is refused.
 const BCRYPT_COST = 10;

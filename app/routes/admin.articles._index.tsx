@@ -10,7 +10,7 @@ import styles from "~/styles/newsroom.css";
 import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
-import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
+import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
 
 const TITLE = "Статті";
@@ -19,12 +19,12 @@ const PAGE_SIZE = 20; // SPEC §9
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-const STATUS_LABELS: Record<ArticleStatusValue, string> = { draft: "Чернетка", published: "Опубліковано", archived: "Архів" };
+const STATUS_LABELS: Record<ArticleStatus, string> = { draft: "Чернетка", published: "Опубліковано", archived: "Архів" };
 
 function readFilters(url: URL) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const rawStatus = url.searchParams.get("status") ?? "";
-  const status: ArticleStatusValue | "" = ARTICLE_STATUSES.includes(rawStatus as ArticleStatusValue) ? (rawStatus as ArticleStatusValue) : "";
+  const status: ArticleStatus | "" = ARTICLE_STATUSES.includes(rawStatus as ArticleStatus) ? (rawStatus as ArticleStatus) : "";
   const category = url.searchParams.get("category") ?? "";
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   return { q, status, category, page };

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listAdminArticles } from "~/models/article.server";
 import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, listParams } from "~/utils/http.server";
-import { ARTICLE_STATUSES, type ArticleStatusValue } from "~/utils/newsroom-rules";
+import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 
 /** GET /api/articles/admin?status&search&category_id&skip&limit → every status, for staff. */
 export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
@@ -10,11 +10,11 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
   const { skip, limit } = listParams(request, 20);
   const params = new URL(request.url).searchParams;
   const status = params.get("status") || undefined;
-  if (status && !ARTICLE_STATUSES.includes(status as ArticleStatusValue)) {
+  if (status && !ARTICLE_STATUSES.includes(status as ArticleStatus)) {
     return apiError(422, "Перевірте параметри запиту", { errors: { status: "draft, published або archived" } });
   }
   const { articles, total } = await listAdminArticles({
-    status: status as ArticleStatusValue | undefined,
+    status: status as ArticleStatus | undefined,
     search: params.get("search")?.slice(0, 200) || undefined,
     categoryId: params.get("category_id") || undefined,
     skip,

@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
-import type { Role, User } from "../../db/schema";
+import type { User } from "../../db/schema";
+import type { Role } from "../utils/roles";
 import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";

@@ -3,8 +3,9 @@ import { z } from "zod";
 // The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
 // copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
 
+/** An article's statuses (SPEC §3), the one list the table type, the rules and the screens use. */
 export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
-export type ArticleStatusValue = (typeof ARTICLE_STATUSES)[number];
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export const LIMITS = {
   title: 255,

@@ -1,4 +1,3 @@
-import type { Role } from "../../db/schema";
-
-/** Staff roles (SPEC §6), shared by server rules and forms. */
-export const ROLES = ["admin", "editor", "reporter"] as const satisfies readonly Role[];
+/** Staff roles (SPEC §6), the one list the table type, server rules and forms use. */
+export const ROLES = ["admin", "editor", "reporter"] as const;
+export type Role = (typeof ROLES)[number];

@@ -1,0 +1,59 @@
+import type { DB } from "../../db/index";
+import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
+
+// Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
+// A published article shows on its own page (under its id, slug and old slugs), on the home, in
+// its category's list, in search results and feeds, and, while it is among the newest published
+// ones, in the "latest" column every category page shows. Nothing else shows it (the article page
+// shows only its own article plus the menu and settings).
+
+/** The "latest news" column of category pages: listLatestCards({ limit: 5 }). */
+const LATEST_COLUMN = 5;
+
+export interface PublicFootprint {
+  published: boolean;
+  refs: string[];
+  categorySlug: string | null;
+  inLatest: boolean;
+}
+
+/** Where an article shows on the public site right now (read inside the write's transaction). */
+export async function publicFootprint(executor: DB, id: string): Promise<PublicFootprint | undefined> {
+  const row = await executor
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .select(["articles.id", "articles.slug", "articles.status", "articles.published_at", "categories.slug as category_slug"])
+    .where("articles.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const oldSlugs = await executor.selectFrom("slug_redirects").select("old_slug").where("article_id", "=", id).execute();
+  const published = row.status === "published";
+  let inLatest = false;
+  if (published) {
+    const last = await executor
+      .selectFrom("articles")
+      .select("published_at")
+      .where("status", "=", "published")
+      .orderBy("published_at", "desc")
+      .limit(1)
+      .offset(LATEST_COLUMN - 1)
+      .executeTakeFirst();
+    inLatest = !last || (row.published_at ?? "") >= (last.published_at ?? "");
+  }
+  return { published, refs: [row.id, row.slug, ...oldSlugs.map((r) => r.old_slug)], categorySlug: row.category_slug, inLatest };
+}
+
+/** Clears the cached pages an article showed on before the write and shows on after it. */
+export function invalidateArticleChange(...footprints: (PublicFootprint | undefined)[]) {
+  const shown = footprints.filter((f): f is PublicFootprint => Boolean(f?.published));
+  // A draft before and after: readers never saw it (its URLs answered 404, which is not cached).
+  if (!shown.length) return;
+  const tags = new Set<string>([CACHE_TAG.home, CACHE_TAG.search, CACHE_TAG.feed]);
+  for (const f of footprints) {
+    if (!f) continue;
+    for (const ref of f.refs) tags.add(CACHE_TAG.article(ref));
+    if (f.categorySlug) tags.add(CACHE_TAG.category(f.categorySlug));
+    if (f.inLatest) tags.add(CACHE_TAG.categories);
+  }
+  invalidatePublicCache([...tags]);
+}

@@ -1,0 +1,259 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/sqlite";
+import { db, type DB } from "../../db/index";
+import type { Database } from "../../db/schema";
+import type { ArticleStatus } from "../utils/newsroom-rules";
+import { buildMatchQuery } from "../utils/search-query";
+
+// Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
+// pages in public-article.server.ts) starts from articleRows(): one join, one select list.
+
+/**
+ * Articles joined with their category and author, selecting what every list shows; a caller
+ * adds its filters, its order and the few columns only it needs.
+ */
+export function articleRows(executor: DB = db) {
+  return executor
+    .selectFrom("articles")
+    .leftJoin("categories", "categories.id", "articles.category_id")
+    .leftJoin("users as author", "author.id", "articles.author_id")
+    .select([
+      "articles.id",
+      "articles.slug",
+      "articles.title",
+      "articles.subtitle",
+      "articles.status",
+      "articles.featured_image",
+      "articles.published_at",
+      "articles.created_at",
+      "articles.updated_at",
+      "articles.views",
+      "articles.category_id",
+      "articles.author_id",
+      "categories.name as category_name",
+      "categories.slug as category_slug",
+      "author.username as author_username",
+      "author.name as author_name",
+    ]);
+}
+
+type ArticleRow = Awaited<ReturnType<ReturnType<typeof articleRows>["executeTakeFirstOrThrow"]>>;
+
+/** The fields every article shape starts with. */
+const heading = (r: ArticleRow) => ({ id: r.id, slug: r.slug, title: r.title, subtitle: r.subtitle });
+
+/** The author as the newsroom's shapes show it, or null for a deleted user. */
+const authorOf = (r: ArticleRow) =>
+  r.author_id && r.author_username ? { id: r.author_id, username: r.author_username, profile: { name: r.author_name } } : null;
+
+/** An article's tag names in their saved order, as one JSON column of the same query. */
+export function tagNames(eb: ExpressionBuilder<Database, "articles">) {
+  return jsonArrayFrom(
+    eb
+      .selectFrom("article_tags")
+      .innerJoin("tags", "tags.id", "article_tags.tag_id")
+      .select("tags.name")
+      .whereRef("article_tags.article_id", "=", "articles.id")
+      .orderBy("article_tags.position"),
+  ).as("tags");
+}
+
+/** The tags column of tagNames as a list: SQLite hands JSON back as text (no parse plugin). */
+export function parseTagNames(value: { name: string }[] | string): string[] {
+  const list: { name: string }[] = typeof value === "string" ? JSON.parse(value) : value;
+  return list.map((tag) => tag.name);
+}
+
+/** Matches an article by its slug or its id (public URLs and the view counter accept both). */
+export function bySlugOrId(ref: string) {
+  return (eb: ExpressionBuilder<Database, "articles">) => eb.or([eb("articles.slug", "=", ref), eb("articles.id", "=", ref)]);
+}
+
+/** The published article an old slug of it still names (answered with a 301), or undefined. */
+export function findRedirectedArticle(oldSlug: string) {
+  return db
+    .selectFrom("slug_redirects")
+    .innerJoin("articles", "articles.id", "slug_redirects.article_id")
+    .select(["articles.id", "articles.slug"])
+    .where("slug_redirects.old_slug", "=", oldSlug)
+    .where("articles.status", "=", "published")
+    .executeTakeFirst();
+}
+
+/** The full article as the editor and GET /api/articles/{id} see it. */
+export interface ArticleView {
+  id: string;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  content: string;
+  category: { id: string; name: string; slug: string } | null;
+  category_id: string | null;
+  tags: string[];
+  featured_image: string | null;
+  status: ArticleStatus;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  views: number;
+  seo_title: string | null;
+  seo_description: string | null;
+  author: { id: string; username: string; profile: { name: string | null } } | null;
+  updated_by: { id: string; username: string; name: string | null } | null;
+  version: number;
+}
+
+/** articleRows plus what the editor needs: the text, SEO fields, version, last editor, tags. */
+export function editableArticleRows(executor: DB = db) {
+  return articleRows(executor)
+    .leftJoin("users as editor", "editor.id", "articles.updated_by")
+    .select([
+      "articles.content",
+      "articles.seo_title",
+      "articles.seo_description",
+      "articles.version",
+      "articles.updated_by",
+      "editor.username as editor_username",
+      "editor.name as editor_name",
+    ])
+    .select(tagNames);
+}
+
+/** An article for editing (any status), or undefined. */
+export async function getArticleById({ id }: { id: string }, executor: DB = db): Promise<ArticleView | undefined> {
+  const row = await editableArticleRows(executor).where("articles.id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...heading(row),
+    content: row.content,
+    category: row.category_id && row.category_name ? { id: row.category_id, name: row.category_name, slug: row.category_slug! } : null,
+    category_id: row.category_id,
+    tags: parseTagNames(row.tags),
+    featured_image: row.featured_image,
+    status: row.status,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    views: row.views,
+    seo_title: row.seo_title,
+    seo_description: row.seo_description,
+    author: authorOf(row),
+    updated_by: row.updated_by && row.editor_username ? { id: row.updated_by, username: row.editor_username, name: row.editor_name } : null,
+    version: row.version,
+  };
+}
+
+export interface AdminListFilters {
+  status?: ArticleStatus;
+  search?: string;
+  categoryId?: string;
+  skip?: number;
+  limit?: number;
+}
+
+/** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
+export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20 }: AdminListFilters) {
+  // The same words as the public search box (one tokeniser: app/utils/search-query.ts).
+  const match = buildMatchQuery(search) || undefined;
+  // With a search, the page walks the created_at index newest first and keeps the rows whose
+  // rowid the full-text index returned, stopping after `limit`: the unary `+` / `+ 0` keep
+  // SQLite from driving the query by the status index or by the (possibly huge) match list and
+  // sorting it all. Measured by tests/bench/newsroom-list.ts.
+  const rowsQuery = articleRows()
+    .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`+articles.status = ${status}` : sql<boolean>`articles.status = ${status}`))
+    .$if(Boolean(categoryId), (q) =>
+      q.where(match ? sql<boolean>`+articles.category_id = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
+    )
+    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`));
+  const filters = sql.join(
+    [
+      sql`1`,
+      ...(status ? [sql`articles.status = ${status}`] : []),
+      ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : []),
+    ],
+    sql` and `,
+  );
+  // A count of a search without other filters reads only the full-text index.
+  const countQuery = match
+    ? status || categoryId
+      ? // Walks the (covering) status or category index and tests each rowid against the match set.
+        sql<{ n: number }>`select count(*) as n from articles
+          where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`
+      : sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match ${match}`
+    : sql<{ n: number }>`select count(*) as n from articles where ${filters}`;
+  const [rows, total] = await Promise.all([
+    rowsQuery.orderBy("articles.created_at", "desc").offset(skip).limit(limit).execute(),
+    countQuery.execute(db).then((result) => result.rows[0]),
+  ]);
+  return {
+    articles: rows.map((r) => ({
+      ...heading(r),
+      status: r.status,
+      views: r.views,
+      created_at: r.created_at,
+      published_at: r.published_at,
+      category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name } : null,
+      category_id: r.category_id,
+      author: authorOf(r),
+    })),
+    total: Number(total.n),
+  };
+}
+
+/** Published articles with their public fields (GET /api/articles/), newest first. */
+export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }: { skip?: number; limit?: number; categoryId?: string }) {
+  const [rows, total] = await Promise.all([
+    articleRows()
+      .where("articles.status", "=", "published")
+      .$if(Boolean(categoryId), (q) => q.where("articles.category_id", "=", categoryId!))
+      .orderBy("articles.published_at", "desc")
+      .offset(skip)
+      .limit(limit)
+      .execute(),
+    countPublished({ categoryId }),
+  ]);
+  return {
+    articles: rows.map((r) => ({
+      ...heading(r),
+      featured_image: r.featured_image,
+      published_at: r.published_at,
+      views: r.views,
+      category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name, slug: r.category_slug } : null,
+      author: r.author_username ? { username: r.author_username, profile: { name: r.author_name } } : null,
+      url: `/article/${r.slug}`,
+    })),
+    total,
+  };
+}
+
+/** How many articles there are, per status, and their views in all (dashboard, SEO overview). */
+export async function countArticles() {
+  const row = await db
+    .selectFrom("articles")
+    .select([
+      (eb) => eb.fn.countAll<number>().as("total"),
+      sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
+      sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
+      sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
+      sql<number>`coalesce(sum(views), 0)`.as("views"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    published: Number(row.published),
+    draft: Number(row.draft),
+    archived: Number(row.archived),
+    views: Number(row.views),
+  };
+}
+
+/** How many articles are published, in one category or in all. */
+export async function countPublished({ categoryId }: { categoryId?: string } = {}): Promise<number> {
+  const row = await db
+    .selectFrom("articles")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("articles.status", "=", "published")
+    .$if(Boolean(categoryId), (q) => q.where("articles.category_id", "=", categoryId!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { db, writeTransaction, type DB } from "../../db/index";
+import type { User } from "../../db/schema";
+import { DomainError } from "../utils/errors";
+import { formatDateTime } from "../utils/format";
+import { renderArticleHtml } from "../utils/markdown.server";
+import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus } from "../utils/newsroom-rules";
+import { firstFreeSlug, slugify } from "../utils/slug.server";
+import { invalidateArticleChange, publicFootprint } from "./article-cache.server";
+import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
+import { storeDataUrlImage } from "./media.server";
+
+// Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
+// screens and /api/articles call these same functions; permissions are checked here, so no door
+// can skip them. Each write runs in one transaction and then clears the cached public pages the
+// article showed on (article-cache.server.ts).
+
+export interface ArticleInsert {
+  id?: string;
+  slug: string;
+  title: string;
+  subtitle?: string | null;
+  content: string;
+  /** Sanitised HTML from renderArticleHtml (markdown.server.ts), made before the transaction. */
+  contentHtml: string;
+  categoryId: string | null;
+  authorId: string | null;
+  status: ArticleStatus;
+  publishedAt?: string | null;
+  createdAt?: string;
+  views?: number;
+  seoTitle?: string | null;
+  seoDescription?: string | null;
+  featuredImage?: string | null;
+  tags: string[];
+}
+
+/**
+ * Writes a new article with its tags and full-text row. Run it inside writeTransaction: the
+ * three writes land together or not at all.
+ */
+export async function insertArticle(trx: DB, input: ArticleInsert): Promise<string> {
+  const id = input.id ?? randomUUID();
+  const createdAt = input.createdAt ?? new Date().toISOString();
+  await trx
+    .insertInto("articles")
+    .values({
+      id,
+      slug: input.slug,
+      title: input.title,
+      subtitle: input.subtitle ?? null,
+      content: input.content,
+      content_html: input.contentHtml,
+      category_id: input.categoryId,
+      author_id: input.authorId,
+      updated_by: input.authorId,
+      status: input.status,
+      published_at: input.status === "published" ? (input.publishedAt ?? createdAt) : (input.publishedAt ?? null),
+      created_at: createdAt,
+      updated_at: createdAt,
+      views: input.views ?? 0,
+      seo_title: input.seoTitle ?? null,
+      seo_description: input.seoDescription ?? null,
+      featured_image: input.featuredImage ?? null,
+      meta_keywords: null,
+      og_image: null,
+      canonical_url: null,
+    })
+    .execute();
+  await setArticleTags(trx, { articleId: id, tags: input.tags });
+  await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle ?? null, content: input.content, tags: input.tags });
+  return id;
+}
+
+/**
+ * Replaces an article's tags, creating tag rows as needed (case-insensitive names): three
+ * statements whatever the number of tags. The names travel as one JSON array; `tags.name = value`
+ * compares with the column's NOCASE collation, so an existing 'NASA' serves 'nasa'.
+ */
+async function setArticleTags(trx: DB, { articleId, tags }: { articleId: string; tags: string[] }) {
+  await trx.deleteFrom("article_tags").where("article_id", "=", articleId).execute();
+  if (!tags.length) return;
+  const names = JSON.stringify(tags);
+  // `where true` lets SQLite parse the upsert clause after a SELECT.
+  await sql`insert into tags (name) select value from json_each(${names}) where true on conflict (name) do nothing`.execute(trx);
+  await sql`insert into article_tags (article_id, tag_id, position)
+    select ${articleId}, tags.id, names.key from json_each(${names}) as names join tags on tags.name = names.value
+    where true on conflict do nothing`.execute(trx);
+}
+
+/** Removes an article's search row (it shares the article's rowid). */
+async function deleteSearchRow(trx: DB, articleId: string) {
+  await sql`delete from articles_fts where rowid = (select rowid from articles where id = ${articleId})`.execute(trx);
+}
+
+/**
+ * Writes (or replaces) an article's search row. It shares the article's rowid, so a search reads
+ * only the index's doclists (rowids), never the stored text, to find matching articles (DESIGN §9
+ * list budget).
+ */
+async function writeSearchRow(trx: DB, a: { id: string; title: string; subtitle: string | null; content: string; tags: string[] }) {
+  await deleteSearchRow(trx, a.id);
+  await sql`insert into articles_fts (rowid, article_id, title, subtitle, content, tags)
+    select rowid, id, ${a.title}, ${a.subtitle ?? ""}, ${a.content}, ${a.tags.join(" ")}
+    from articles where id = ${a.id}`.execute(trx);
+}
+
+type Actor = Pick<User, "id" | "role">;
+
+// DESIGN §5: admins and editors do everything; a reporter writes drafts, edits and deletes only
+// their own drafts, and never publishes, unpublishes or archives.
+const isReporter = (actor: Actor) => actor.role === "reporter";
+
+/** Whether actor may change this article at all (edit screen, PUT, DELETE). */
+export function canEditArticle(actor: Actor, article: { author_id?: string | null; author?: { id: string } | null; status: string }) {
+  if (!isReporter(actor)) return true;
+  const authorId = article.author_id ?? article.author?.id ?? null;
+  return authorId === actor.id && article.status === "draft";
+}
+
+const REPORTER_DRAFTS_ONLY = "Репортер може зберігати лише чернетки: опублікувати чи архівувати статтю може редактор";
+const REPORTER_OWN_DRAFTS = "Репортер може змінювати лише власні чернетки";
+
+async function slugInUse(trx: DB, slug: string, exceptArticleId?: string): Promise<boolean> {
+  const article = await trx
+    .selectFrom("articles")
+    .select("id")
+    .where("slug", "=", slug)
+    .$if(Boolean(exceptArticleId), (qb) => qb.where("id", "!=", exceptArticleId!))
+    .executeTakeFirst();
+  if (article) return true;
+  // An old slug still answering with a 301 for another article is not free either.
+  const redirect = await trx
+    .selectFrom("slug_redirects")
+    .select("article_id")
+    .where("old_slug", "=", slug)
+    .$if(Boolean(exceptArticleId), (qb) => qb.where("article_id", "!=", exceptArticleId!))
+    .executeTakeFirst();
+  return Boolean(redirect);
+}
+
+/** A unique slug for a title: its Ukrainian transliteration, then -2, -3 ... when taken. */
+async function uniqueArticleSlug(trx: DB, title: string, exceptArticleId?: string): Promise<string> {
+  const base = slugify(title) || "stattia";
+  return firstFreeSlug(base, (s) => slugInUse(trx, s, exceptArticleId));
+}
+
+// An embedded image in markdown content: ![alt](data:image/png;base64,...).
+const EMBEDDED_IMAGE = /data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi;
+
+/**
+ * DESIGN §8: a data URL in featured_image or content is stored as a media file (media model,
+ * same checks as an upload) and replaced by its URL, so articles stay small. A refused image
+ * becomes a 422 on the field it came from.
+ */
+async function storeEmbeddedImages(input: ArticleInput, actor: Actor): Promise<{ content: string; featuredImage: string | null }> {
+  const store = async (dataUrl: string, field: string) => {
+    try {
+      return (await storeDataUrlImage({ dataUrl, userId: actor.id })).url;
+    } catch (error) {
+      if (error instanceof DomainError) throw new DomainError(422, error.message, field);
+      throw error;
+    }
+  };
+  let featuredImage = input.featured_image;
+  if (featuredImage?.startsWith("data:")) featuredImage = await store(featuredImage, "featured_image");
+  let content = input.content;
+  const embedded = [...new Set(content.match(EMBEDDED_IMAGE) ?? [])];
+  for (const dataUrl of embedded) content = content.split(dataUrl).join(await store(dataUrl, "content"));
+  return { content, featuredImage };
+}
+
+/** The slow work of a save (image files, markdown rendering), done before the write lock. */
+async function prepareSave(input: ArticleInput, actor: Actor) {
+  const { content, featuredImage } = await storeEmbeddedImages(input, actor);
+  if (content.length > LIMITS.content) throw new DomainError(422, MESSAGES.content, "content");
+  return { content, featuredImage, html: await renderArticleHtml(content) };
+}
+
+async function requireCategory(trx: DB, categoryId: string) {
+  const row = await trx.selectFrom("categories").select("id").where("id", "=", categoryId).executeTakeFirst();
+  if (!row) throw new DomainError(422, MESSAGES.categoryMissing, "category_id");
+}
+
+/** Creates an article written by actor (SPEC §7 POST /articles/). Reporters create drafts only. */
+export async function createArticle({ actor, input }: { actor: Actor; input: ArticleInput }): Promise<ArticleView> {
+  if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
+  await requireCategory(db, input.category_id);
+  const prepared = await prepareSave(input, actor);
+  const { id, after } = await writeTransaction(async (trx) => {
+    await requireCategory(trx, input.category_id);
+    let slug = input.slug;
+    if (slug && (await slugInUse(trx, slug))) throw new DomainError(409, MESSAGES.slugTaken, "slug");
+    slug ??= await uniqueArticleSlug(trx, input.title);
+    const id = await insertArticle(trx, {
+      slug,
+      title: input.title,
+      subtitle: input.subtitle,
+      content: prepared.content,
+      contentHtml: prepared.html,
+      categoryId: input.category_id,
+      authorId: actor.id,
+      status: input.status,
+      seoTitle: input.seo_title,
+      seoDescription: input.seo_description,
+      featuredImage: prepared.featuredImage,
+      tags: input.tags,
+    });
+    return { id, after: await publicFootprint(trx, id) };
+  });
+  invalidateArticleChange(after);
+  return (await getArticleById({ id }))!;
+}
+
+function conflict(current: { updated_at: string; editor_name?: string | null; editor_username?: string | null }) {
+  const who = current.editor_name || current.editor_username || "інший користувач";
+  return new DomainError(
+    409,
+    `Статтю вже змінив(ла) ${who} ${formatDateTime(current.updated_at)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
+  );
+}
+
+async function requireEditable(trx: DB, actor: Actor, id: string) {
+  const current = await editableArticleRows(trx).where("articles.id", "=", id).executeTakeFirst();
+  if (!current) throw new DomainError(404, "Статтю не знайдено");
+  if (!canEditArticle(actor, current)) throw new DomainError(403, REPORTER_OWN_DRAFTS);
+  return current;
+}
+
+/**
+ * Saves an article (SPEC §7 PUT /articles/{id}). With `input.version`, a save based on an older
+ * version is refused (409) naming who saved the newer one. A published article whose slug
+ * changes keeps its old slug as a 301 redirect.
+ */
+export async function updateArticle({ actor, id, input }: { actor: Actor; id: string; input: ArticleInput }): Promise<ArticleView> {
+  const before = await requireEditable(db, actor, id);
+  if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
+  if (input.version !== undefined && input.version !== before.version) throw conflict(before);
+  await requireCategory(db, input.category_id);
+  const prepared = await prepareSave(input, actor);
+  const footprints = await writeTransaction(async (trx) => {
+    const current = await requireEditable(trx, actor, id);
+    const before = await publicFootprint(trx, id);
+    if (input.version !== undefined && input.version !== current.version) throw conflict(current);
+    await requireCategory(trx, input.category_id);
+    const slug = input.slug ?? current.slug;
+    if (slug !== current.slug) {
+      if (await slugInUse(trx, slug, id)) throw new DomainError(409, MESSAGES.slugTaken, "slug");
+      if (current.status === "published") {
+        await trx
+          .insertInto("slug_redirects")
+          .values({ old_slug: current.slug, article_id: id })
+          .onConflict((oc) => oc.column("old_slug").doUpdateSet({ article_id: id }))
+          .execute();
+      }
+      // The article answers on its new slug directly now.
+      await trx.deleteFrom("slug_redirects").where("old_slug", "=", slug).execute();
+    }
+    const now = new Date().toISOString();
+    await trx
+      .updateTable("articles")
+      .set({
+        slug,
+        title: input.title,
+        subtitle: input.subtitle,
+        content: prepared.content,
+        content_html: prepared.html,
+        category_id: input.category_id,
+        status: input.status,
+        published_at: input.status === "published" ? (current.published_at ?? now) : current.published_at,
+        seo_title: input.seo_title,
+        seo_description: input.seo_description,
+        featured_image: prepared.featuredImage,
+        updated_at: now,
+        updated_by: actor.id,
+        version: sql`version + 1`,
+      })
+      .where("id", "=", id)
+      .execute();
+    await setArticleTags(trx, { articleId: id, tags: input.tags });
+    await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
+    return [before, await publicFootprint(trx, id)];
+  });
+  invalidateArticleChange(...footprints);
+  return (await getArticleById({ id }))!;
+}
+
+/** Publishes ('published') or unpublishes ('draft') an article; editors and admins only. */
+export async function setArticleStatus({
+  actor,
+  id,
+  status,
+}: {
+  actor: Actor;
+  id: string;
+  status: "published" | "draft";
+}): Promise<ArticleView> {
+  const footprints = await writeTransaction(async (trx) => {
+    const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
+    if (!current) throw new DomainError(404, "Статтю не знайдено");
+    if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
+    if (current.status === status) return [];
+    const before = await publicFootprint(trx, id);
+    const now = new Date().toISOString();
+    await trx
+      .updateTable("articles")
+      .set({
+        status,
+        published_at: status === "published" ? (current.published_at ?? now) : current.published_at,
+        updated_at: now,
+        updated_by: actor.id,
+        version: sql`version + 1`,
+      })
+      .where("id", "=", id)
+      .execute();
+    return [before, await publicFootprint(trx, id)];
+  });
+  invalidateArticleChange(...footprints);
+  return (await getArticleById({ id }))!;
+}
+
+/** Deletes an article with its tags, redirects and search row; reporters only their own drafts. */
+export async function deleteArticle({ actor, id }: { actor: Actor; id: string }): Promise<{ title: string }> {
+  const deleted = await writeTransaction(async (trx) => {
+    const current = await requireEditable(trx, actor, id);
+    const before = await publicFootprint(trx, id);
+    await deleteSearchRow(trx, id);
+    await trx.deleteFrom("articles").where("id", "=", id).execute();
+    return { ...current, before };
+  });
+  invalidateArticleChange(deleted.before);
+  return { title: deleted.title };
+}
