@@ -2,13 +2,14 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AccessDenied } from "~/components/admin/placeholder";
 import type { AdminHandle } from "~/components/admin/nav";
-import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/services/article-form.server";
+import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
+import { formFailureOf } from "~/utils/forms";
 
 const TITLE = "Редагування статті";
 
@@ -61,14 +62,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditArticle() {
   const { article, values, categories, canPublish, flash } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const failure = formFailureOf(result);
   return (
     <ArticleEditor
       key={`${article.id}-${article.version}`}
       mode="edit"
-      initial={result?.values ?? values}
+      initial={result ? { ...values, ...result.values } : values}
       categories={categories}
       canPublish={canPublish}
-      errors={result?.errors ?? {}}
+      errors={failure?.errors ?? {}}
+      formError={failure?.formError}
       flash={flash}
       serverPreview={result?.preview ?? null}
       created={null}

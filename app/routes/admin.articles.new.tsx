@@ -1,12 +1,13 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/services/article-form.server";
+import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
+import { formFailureOf } from "~/utils/forms";
 
 const TITLE = "Нова стаття";
 
@@ -41,13 +42,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewArticle() {
   const { categories, canPublish, flash } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const failure = formFailureOf(result);
   return (
     <ArticleEditor
       mode="new"
-      initial={result?.values ?? EMPTY}
+      initial={result ? { ...EMPTY, ...result.values } : EMPTY}
       categories={categories}
       canPublish={canPublish}
-      errors={result?.errors ?? {}}
+      errors={failure?.errors ?? {}}
+      formError={failure?.formError}
       flash={flash}
       serverPreview={result?.preview ?? null}
       created={result?.created ?? null}
