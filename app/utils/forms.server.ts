@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import type { z, ZodTypeAny } from "zod";
+import { z, type ZodTypeAny } from "zod";
 import type { DomainError } from "./errors";
 import type { FieldErrors, FormFailure, FormValues } from "./forms";
 
@@ -16,6 +16,9 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   }
   return errors;
 }
+
+/** A checkbox: "on" when ticked, absent from the form when not. */
+export const checkbox = () => z.preprocess((value) => value === "on", z.boolean());
 
 // A password is never sent back to the page, filled in or not.
 const NOT_ECHOED = /password/i;

@@ -19,6 +19,8 @@ type Common = {
   id?: string;
   error?: string;
   hint?: ReactNode;
+  /** The label is read by screen readers only (a one-field form whose button says what it is). */
+  hideLabel?: boolean;
   /** A live "n/max" counter beside the label. */
   counter?: { value: string; max: number };
 };
@@ -33,7 +35,7 @@ type FieldProps = Common &
 
 /** A labelled control with its hint and error; `as="custom"` renders the control from a function. */
 export function Field(props: FieldProps) {
-  const { label, name, id = name, error, hint, counter, ...rest } = props;
+  const { label, name, id = name, error, hint, hideLabel, counter, ...rest } = props;
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   const control: ControlProps = { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy };
 
@@ -56,7 +58,7 @@ export function Field(props: FieldProps) {
 
   return (
     <div className="field">
-      <label htmlFor={id}>
+      <label htmlFor={id} className={hideLabel ? "visually-hidden" : undefined}>
         {label}
         {counter ? (
           <span className={counter.value.length >= counter.max ? "counter counter-full" : "counter"} aria-hidden="true">
