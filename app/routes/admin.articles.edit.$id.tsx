@@ -9,7 +9,6 @@ import styles from "~/styles/newsroom.css";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
-import { formFailureOf } from "~/utils/forms";
 
 const TITLE = "Редагування статті";
 
@@ -62,19 +61,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditArticle() {
   const { article, values, categories, canPublish, flash } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const failure = formFailureOf(result);
   return (
     <ArticleEditor
       key={`${article.id}-${article.version}`}
       mode="edit"
-      initial={result ? { ...values, ...result.values } : values}
+      saved={values}
+      result={result}
       categories={categories}
       canPublish={canPublish}
-      errors={failure?.errors ?? {}}
-      formError={failure?.formError}
       flash={flash}
-      serverPreview={result?.preview ?? null}
-      created={null}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
     />

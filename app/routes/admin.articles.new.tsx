@@ -7,7 +7,6 @@ import styles from "~/styles/newsroom.css";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
-import { formFailureOf } from "~/utils/forms";
 
 const TITLE = "Нова стаття";
 
@@ -42,18 +41,14 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewArticle() {
   const { categories, canPublish, flash } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const failure = formFailureOf(result);
   return (
     <ArticleEditor
       mode="new"
-      initial={result ? { ...EMPTY, ...result.values } : EMPTY}
+      saved={EMPTY}
+      result={result}
       categories={categories}
       canPublish={canPublish}
-      errors={failure?.errors ?? {}}
-      formError={failure?.formError}
       flash={flash}
-      serverPreview={result?.preview ?? null}
-      created={result?.created ?? null}
       draftKey={"new"}
       publicUrl={null}
     />

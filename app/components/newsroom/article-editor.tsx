@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
 import type { EditorValues } from "~/services/article-form.server";
-import type { FieldErrors } from "~/utils/forms";
+import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
 import { TimedMessage } from "./ui";
@@ -14,15 +14,13 @@ import { TimedMessage } from "./ui";
 
 export interface EditorProps {
   mode: "new" | "edit";
-  initial: EditorValues;
+  /** The values as stored (or empty for a new article). */
+  saved: EditorValues;
+  /** What the editor's action answered, if it did (app/services/article-form.server.ts). */
+  result?: { ok: boolean; values: FormValues; preview: string | null; created: { id: string; message: string } | null };
   categories: { id: string; name: string }[];
   canPublish: boolean;
-  errors: FieldErrors;
-  /** A message about the whole form (not one field). */
-  formError?: string;
   flash: string | null;
-  serverPreview: string | null;
-  created: { id: string; message: string } | null;
   publicUrl: string | null;
   /** Where the browser keeps the unsaved text (per article), restored after a new sign-in. */
   draftKey: string;
@@ -35,7 +33,14 @@ const STATUS_OPTIONS = [
 ];
 
 export function ArticleEditor(props: EditorProps) {
-  const { mode, initial, categories, canPublish, errors, formError, flash, serverPreview, created, publicUrl, draftKey } = props;
+  const { mode, saved, result, categories, canPublish, flash, publicUrl, draftKey } = props;
+  // After a post the form shows what was posted, with the action's messages.
+  const initial: EditorValues = result ? { ...saved, ...result.values } : saved;
+  const failure = formFailureOf(result);
+  const errors: FieldErrors = failure?.errors ?? {};
+  const formError = failure?.formError;
+  const serverPreview = result?.preview ?? null;
+  const created = result?.created ?? null;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const navigate = useNavigate();
