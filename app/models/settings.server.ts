@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { dataDir, db, getHandle, writeTransaction, type DB } from "../../db/index";
+import type { FieldErrors } from "../utils/forms";
+import { checkbox, fieldErrors } from "../utils/forms.server";
 import { invalidatePublicCache } from "../utils/page-cache.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 
@@ -155,31 +157,29 @@ export async function saveSettings<K extends SettingsKey>(
 
 export const SETTINGS_GROUPS = ["general", "content", "seo", "integrations", "security"] as const;
 export type SiteSettings = { [K in (typeof SETTINGS_GROUPS)[number]]: z.infer<Groups[K]> };
-export type SettingsErrors = Record<string, string>;
 
 export async function getSiteSettings(): Promise<SiteSettings> {
   const entries = await Promise.all(SETTINGS_GROUPS.map(async (key) => [key, await getSettings(key)] as const));
   return Object.fromEntries(entries) as SiteSettings;
 }
 
-const CHECKBOXES = new Set(["maintenance_mode", "allow_comments", "moderation_required", "analytics_enabled"]);
-
-/** Reads the settings form (flat field names; unchecked boxes are absent) into validated groups. */
-export function parseSettingsForm(form: FormData): { ok: true; settings: SiteSettings } | { ok: false; errors: SettingsErrors } {
-  const errors: SettingsErrors = {};
-  const settings: Partial<SiteSettings> = {};
-  for (const key of SETTINGS_GROUPS) {
-    const schema = groups[key] as z.AnyZodObject;
-    const raw: Record<string, unknown> = {};
-    for (const field of Object.keys(schema.shape)) {
-      raw[field] = CHECKBOXES.has(field) ? form.get(field) === "on" : (form.get(field) ?? undefined);
-    }
-    const parsed = schema.safeParse(raw);
-    if (parsed.success) (settings as any)[key] = parsed.data;
-    else for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-  }
-  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, settings: settings as SiteSettings };
-}
+/** The settings screen's one form: every group's fields side by side, unchecked boxes absent. */
+export const SettingsFormSchema = z
+  .object({
+    ...GeneralSettingsSchema.shape,
+    maintenance_mode: checkbox(),
+    ...ContentSettingsSchema.shape,
+    allow_comments: checkbox(),
+    moderation_required: checkbox(),
+    ...SeoSettingsSchema.shape,
+    ...IntegrationSettingsSchema.shape,
+    analytics_enabled: checkbox(),
+    ...SecuritySettingsSchema.shape,
+  })
+  .transform((flat) => {
+    const pick = (schema: z.AnyZodObject) => Object.fromEntries(Object.keys(schema.shape).map((f) => [f, flat[f as keyof typeof flat]]));
+    return Object.fromEntries(SETTINGS_GROUPS.map((key) => [key, pick(groups[key])])) as SiteSettings;
+  });
 
 /** Saves every group in one transaction; public pages show the change at once. */
 export async function saveSiteSettings(settings: SiteSettings): Promise<void> {
@@ -190,14 +190,10 @@ export async function saveSiteSettings(settings: SiteSettings): Promise<void> {
 }
 
 /** PUT /api/seo/settings: the given fields over the stored ones, validated as a whole. */
-export async function updateSeoSettings(changes: Record<string, unknown>): Promise<{ ok: true; seo: SeoSettings } | { ok: false; errors: SettingsErrors }> {
+export async function updateSeoSettings(changes: Record<string, unknown>): Promise<{ ok: true; seo: SeoSettings } | { ok: false; errors: FieldErrors }> {
   const current = await getSettings("seo");
   const parsed = SeoSettingsSchema.safeParse({ ...current, ...changes });
-  if (!parsed.success) {
-    const errors: SettingsErrors = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return { ok: false, errors };
-  }
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   await writeTransaction((trx) => saveSettings("seo", parsed.data, trx));
   invalidatePublicCache();
   return { ok: true, seo: parsed.data };

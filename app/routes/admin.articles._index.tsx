@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
+import { Field } from "~/components/ui/field";
 import { canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
@@ -12,6 +13,8 @@ import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
+import { formFailureOf } from "~/utils/forms";
+import { formFailure } from "~/utils/forms.server";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9
@@ -71,15 +74,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "") as Intent;
   const id = String(form.get("id") ?? "");
   const back = backTo(form.get("back"), "/admin/articles", "/admin/articles");
-  if (!(intent in QUESTIONS)) return data({ error: "Невідома дія", confirm: null }, { status: 400 });
+  if (!(intent in QUESTIONS)) return formFailure({ formError: "Невідома дія" }, 400);
   const article = await getArticleById({ id });
   if (!article) {
     const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
-    return data({ error: `${failed}: статтю не знайдено`, confirm: null }, { status: 404 });
+    return formFailure({ formError: `${failed}: статтю не знайдено` }, 404);
   }
   if (form.get("confirmed") !== "1") {
     // Without JavaScript the confirmation is a step of its own (SPEC §8 'Confirmations').
-    return data({ error: null, confirm: { intent, id, title: article.title, back } });
+    return { ok: true as const, confirm: { intent, id, title: article.title, back } };
   }
   try {
     if (intent === "delete") {
@@ -95,13 +98,15 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
-    return data({ error: `${failed}: ${error.message}`, confirm: null }, { status: error.status });
+    return formFailure({ formError: `${failed}: ${error.message}` }, error.status);
   }
 }
 
 export default function ArticleList() {
   const { articles, total, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const failure = formFailureOf(actionData);
+  const confirm = actionData?.ok ? actionData.confirm : null;
   const location = useLocation();
   const navigation = useNavigation();
   const back = `${location.pathname}${location.search}`;
@@ -121,35 +126,26 @@ export default function ArticleList() {
         </Link>
       </div>
       <TimedMessage message={flash} tone="ok" />
-      {actionData?.error ? <TimedMessage message={actionData.error} tone="error" ms={6000} /> : null}
+      {failure?.formError ? <TimedMessage message={failure.formError} tone="error" ms={6000} /> : null}
 
       <Form method="get" className="filters" role="search" aria-label="Фільтри статей">
-        <div className="field">
-          <label htmlFor="q">Пошук</label>
-          <input id="q" name="q" type="search" defaultValue={filters.q} key={`q-${filters.q}`} placeholder="Заголовок, текст, теги" />
-        </div>
-        <div className="field">
-          <label htmlFor="status">Статус</label>
-          <select id="status" name="status" defaultValue={filters.status} key={`s-${filters.status}`}>
-            <option value="">Усі</option>
-            {ARTICLE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="category">Категорія</label>
-          <select id="category" name="category" defaultValue={filters.category} key={`c-${filters.category}`}>
-            <option value="">Усі</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Пошук" name="q" type="search" defaultValue={filters.q} key={`q-${filters.q}`} placeholder="Заголовок, текст, теги" />
+        <Field as="select" label="Статус" name="status" defaultValue={filters.status} key={`s-${filters.status}`}>
+          <option value="">Усі</option>
+          {ARTICLE_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </Field>
+        <Field as="select" label="Категорія" name="category" defaultValue={filters.category} key={`c-${filters.category}`}>
+          <option value="">Усі</option>
+          {categories.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </Field>
         <button type="submit" className="button button-secondary">
           Шукати
         </button>
@@ -242,13 +238,13 @@ export default function ArticleList() {
         </nav>
       ) : null}
 
-      {actionData?.confirm ? (
+      {confirm ? (
         <ConfirmStep
-          question={QUESTIONS[actionData.confirm.intent](actionData.confirm.title)}
-          fields={{ intent: actionData.confirm.intent, id: actionData.confirm.id, back: actionData.confirm.back }}
-          confirmLabel={actionData.confirm.intent === "delete" ? "Видалити" : actionData.confirm.intent === "publish" ? "Опублікувати" : "Зняти з публікації"}
-          cancelTo={actionData.confirm.back}
-          danger={actionData.confirm.intent === "delete"}
+          question={QUESTIONS[confirm.intent](confirm.title)}
+          fields={{ intent: confirm.intent, id: confirm.id, back: confirm.back }}
+          confirmLabel={confirm.intent === "delete" ? "Видалити" : confirm.intent === "publish" ? "Опублікувати" : "Зняти з публікації"}
+          cancelTo={confirm.back}
+          danger={confirm.intent === "delete"}
         />
       ) : null}
     </section>

@@ -2,11 +2,11 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { AccessDenied } from "~/components/admin/placeholder";
 import type { AdminHandle } from "~/components/admin/nav";
-import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/services/article-form.server";
+import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
 
@@ -65,13 +65,11 @@ export default function EditArticle() {
     <ArticleEditor
       key={`${article.id}-${article.version}`}
       mode="edit"
-      initial={result?.values ?? values}
+      saved={values}
+      result={result}
       categories={categories}
       canPublish={canPublish}
-      errors={result?.errors ?? {}}
       flash={flash}
-      serverPreview={result?.preview ?? null}
-      created={null}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
     />

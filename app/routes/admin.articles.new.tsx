@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
-import { ArticleEditor, type EditorValues } from "~/components/newsroom/article-editor";
+import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { listCategories } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
-import { handleEditorAction } from "~/services/article-form.server";
+import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
 
@@ -44,13 +44,11 @@ export default function NewArticle() {
   return (
     <ArticleEditor
       mode="new"
-      initial={result?.values ?? EMPTY}
+      saved={EMPTY}
+      result={result}
       categories={categories}
       canPublish={canPublish}
-      errors={result?.errors ?? {}}
       flash={flash}
-      serverPreview={result?.preview ?? null}
-      created={result?.created ?? null}
       draftKey={"new"}
       publicUrl={null}
     />

@@ -3,21 +3,20 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
+import { Field } from "~/components/ui/field";
 import { createCategory, deleteCategory, getCategoryById, listCategories, updateCategory } from "~/models/category.server";
 import styles from "~/styles/newsroom.css";
 import { requireRole, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
-import { fieldErrors } from "~/utils/http.server";
+import { formFailureOf, type FormFailure, type FormValues } from "~/utils/forms";
+import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { CategoryInputSchema, LIMITS } from "~/utils/newsroom-rules";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 
 const TITLE = "Категорії";
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-
-type Errors = Partial<Record<"name" | "description" | "slug" | "_", string>>;
-type Values = { name: string; description: string; slug: string };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request); // DESIGN §5: every role reads categories
@@ -36,21 +35,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "") as keyof typeof FAILED;
   const id = String(form.get("id") ?? "");
-  const values: Values = { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? ""), slug: String(form.get("slug") ?? "") };
-  const fail = (errors: Errors, status: number) => data({ intent, errors, values, confirm: null }, { status });
-  if (!(intent in FAILED)) return fail({ _: "Невідома дія" }, 400);
+  const values = formValues(form);
+  if (!(intent in FAILED)) return formFailure({ values, formError: "Невідома дія" }, 400, { intent });
   try {
     if (intent === "delete") {
       const category = await getCategoryById({ id });
       if (!category) throw new DomainError(404, "Категорію не знайдено");
-      if (form.get("confirmed") !== "1") {
-        return data({ intent, errors: {} as Errors, values, confirm: { id, name: category.name } });
-      }
+      if (form.get("confirmed") !== "1") return { ok: true as const, intent, confirm: { id, name: category.name } };
       await deleteCategory({ id });
       return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно видалено`);
     }
-    const parsed = CategoryInputSchema.safeParse({ ...values, slug: intent === "update" ? values.slug : undefined });
-    if (!parsed.success) return fail(fieldErrors(parsed.error) as Errors, 422);
+    const parsed = parseForm(CategoryInputSchema, {
+      name: values.name ?? "",
+      description: values.description ?? "",
+      slug: intent === "update" ? (values.slug ?? "") : undefined,
+    });
+    if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
     if (intent === "create") {
       const category = await createCategory({ input: parsed.data });
       return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно створено`);
@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно оновлено`);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return fail({ [error.field ?? "_"]: `${FAILED[intent]}: ${error.message}` }, error.status);
+    return formFailure({ values, ...domainErrorFields(error, `${FAILED[intent]}: ${error.message}`) }, error.status, { intent });
   }
 }
 
@@ -68,7 +68,9 @@ export default function CategoriesScreen() {
   const result = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const creating = searchParams.get("new") === "1" && canWrite;
-  const errors: Errors = result?.errors ?? {};
+  const failure = formFailureOf(result);
+  const errors = failure?.errors ?? {};
+  const confirm = result && "confirm" in result ? result.confirm : null;
   const dialogOpen = creating || Boolean(editing && canWrite);
 
   return (
@@ -82,9 +84,9 @@ export default function CategoriesScreen() {
         ) : null}
       </div>
       <TimedMessage message={flash} tone="ok" />
-      {errors._ && !dialogOpen ? (
+      {failure?.formError && !dialogOpen ? (
         <p className="flash flash-error" role="alert">
-          {errors._}
+          {failure.formError}
         </p>
       ) : null}
 
@@ -116,7 +118,7 @@ export default function CategoriesScreen() {
       )}
 
       {creating ? (
-        <CategoryDialog title="Add Category" intent="create" values={result?.intent === "create" ? result.values : undefined} errors={result?.intent === "create" ? errors : {}} />
+        <CategoryDialog title="Add Category" intent="create" failure={result?.intent === "create" ? failure : undefined} />
       ) : null}
       {editing && canWrite ? (
         <CategoryDialog
@@ -124,14 +126,14 @@ export default function CategoriesScreen() {
           title={`Edit ${editing.name}`}
           intent="update"
           id={editing.id}
-          values={result?.intent === "update" ? result.values : { name: editing.name, description: editing.description ?? "", slug: editing.slug }}
-          errors={result?.intent === "update" ? errors : {}}
+          values={{ name: editing.name, description: editing.description ?? "", slug: editing.slug }}
+          failure={result?.intent === "update" ? failure : undefined}
         />
       ) : null}
-      {result?.confirm ? (
+      {confirm ? (
         <ConfirmStep
-          question={`Видалити категорію «${result.confirm.name}»?`}
-          fields={{ intent: "delete", id: result.confirm.id }}
+          question={`Видалити категорію «${confirm.name}»?`}
+          fields={{ intent: "delete", id: confirm.id }}
           confirmLabel="Видалити"
           cancelTo="/admin/categories"
           danger
@@ -159,7 +161,21 @@ function DeleteCategory({ id, name }: { id: string; name: string }) {
   );
 }
 
-function CategoryDialog({ title, intent, id, values, errors }: { title: string; intent: "create" | "update"; id?: string; values?: Values; errors: Errors }) {
+function CategoryDialog({
+  title,
+  intent,
+  id,
+  values: initial,
+  failure,
+}: {
+  title: string;
+  intent: "create" | "update";
+  id?: string;
+  values?: FormValues;
+  failure?: FormFailure;
+}) {
+  const values = failure?.values ?? initial;
+  const errors = failure?.errors ?? {};
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
@@ -173,34 +189,12 @@ function CategoryDialog({ title, intent, id, values, errors }: { title: string; 
         </div>
         <Form method="post" className="form" noValidate>
           {id ? <input type="hidden" name="id" value={id} /> : null}
-          <div className="field">
-            <label htmlFor="name">Назва</label>
-            <input id="name" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? "name-error" : undefined} />
-            {errors.name ? (
-              <p id="name-error" className="field-error">
-                {errors.name}
-              </p>
-            ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor="description">Опис</label>
-            <textarea id="description" name="description" rows={3} defaultValue={values?.description} maxLength={LIMITS.categoryDescription} aria-invalid={errors.description ? true : undefined} />
-            {errors.description ? <p className="field-error">{errors.description}</p> : null}
-          </div>
-          {intent === "update" ? (
-            <div className="field">
-              <label htmlFor="slug">Slug</label>
-              <input id="slug" name="slug" defaultValue={values?.slug} aria-invalid={errors.slug ? true : undefined} aria-describedby={errors.slug ? "slug-error" : undefined} />
-              {errors.slug ? (
-                <p id="slug-error" className="field-error">
-                  {errors.slug}
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-          {errors._ ? (
+          <Field label="Назва" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus error={errors.name} />
+          <Field label="Опис" name="description" as="textarea" rows={3} defaultValue={values?.description} maxLength={LIMITS.categoryDescription} error={errors.description} />
+          {intent === "update" ? <Field label="Slug" name="slug" defaultValue={values?.slug} error={errors.slug} /> : null}
+          {failure?.formError ? (
             <p className="form-error" role="alert">
-              {errors._}
+              {failure.formError}
             </p>
           ) : null}
           <div className="dialog-actions">

@@ -1,6 +1,7 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
 import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
@@ -9,7 +10,9 @@ import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { variantUrl } from "~/utils/media-url";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { formFailureOf, type FormFailure } from "~/utils/forms";
+import { formFailure } from "~/utils/forms.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
 
 const TITLE = "Media Library";
@@ -31,18 +34,12 @@ function readQuery(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { q, type } = readQuery(new URL(request.url));
-  const [{ data: items, total }, stats] = await Promise.all([listMedia({ q, type, limit: 500 }), mediaStats()]);
-  const session = await getSession(request);
-  const flash = (session.get("flash") as string | undefined) ?? null;
-  return data(
-    { items, shown: total, stats, user: { id: user.id, role: user.role }, flash },
-    flash ? { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } } : undefined,
-  );
+  const [{ data: items, total }, stats, { flash, headers }] = await Promise.all([listMedia({ q, type, limit: 500 }), mediaStats(), takeFlash(request)]);
+  return data({ items, shown: total, stats, user: { id: user.id, role: user.role }, flash }, { headers });
 }
 
-type ActionResult =
-  | { intent: "upload"; stored: MediaItem[]; rejected: Rejection[]; error?: string }
-  | { intent: "delete"; error: string };
+type UploadResult = { intent: "upload"; stored: MediaItem[]; rejected: Rejection[] };
+const NOTHING_STORED = { intent: "upload" as const, stored: [] as MediaItem[], rejected: [] as Rejection[] };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -50,30 +47,30 @@ export async function action({ request }: ActionFunctionArgs) {
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     try {
       const { stored, rejected } = await parseImageUpload(request, { userId: user.id });
-      const error = stored.length + rejected.length === 0 ? "Оберіть хоча б одне зображення" : undefined;
-      return data<ActionResult>({ intent: "upload", stored, rejected, error }, { status: stored.length || !rejected.length ? 200 : 422 });
+      if (stored.length + rejected.length === 0) return formFailure({ formError: "Оберіть хоча б одне зображення" }, 200, NOTHING_STORED);
+      if (!stored.length) return formFailure({}, 422, { ...NOTHING_STORED, rejected });
+      return data({ ok: true as const, intent: "upload" as const, stored, rejected });
     } catch (error) {
       if (error instanceof NotMultipartError || error instanceof UploadAbortedError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
-        return data<ActionResult>({ intent: "upload", stored: [], rejected: [], error: "Upload failed. Please try again." }, { status: 400 });
+        return formFailure({ formError: "Upload failed. Please try again." }, 400, NOTHING_STORED);
       }
       throw error;
     }
   }
   const form = await request.formData();
-  if (form.get("intent") !== "delete") return data<ActionResult>({ intent: "delete", error: "Невідома дія" }, { status: 400 });
+  const deleteFailed = (formError: string, status: number) => formFailure({ formError }, status, { intent: "delete" as const });
+  if (form.get("intent") !== "delete") return deleteFailed("Невідома дія", 400);
   const ids = form.getAll("ids").filter((v): v is string => typeof v === "string" && v.length > 0).slice(0, 500);
-  if (ids.length === 0) return data<ActionResult>({ intent: "delete", error: "Оберіть зображення для видалення" }, { status: 422 });
+  if (ids.length === 0) return deleteFailed("Оберіть зображення для видалення", 422);
   try {
     const count = await deleteMedia({ ids, user });
     // No public page changes: pages keep the stored URL of an image either way (docs/decisions/010).
-    const session = await getSession(request);
-    session.flash("flash", `Видалено зображень: ${count}`);
     const back = new URLSearchParams(url.search);
     back.delete("index");
     const search = back.toString();
-    return redirect(`/admin/media${search ? `?${search}` : ""}`, { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
+    return redirectWithFlash(request, `/admin/media${search ? `?${search}` : ""}`, `Видалено зображень: ${count}`);
   } catch (error) {
-    if (error instanceof DomainError) return data<ActionResult>({ intent: "delete", error: error.message }, { status: error.status });
+    if (error instanceof DomainError) return deleteFailed(error.message, error.status);
     throw error;
   }
 }
@@ -83,13 +80,13 @@ const thumb = (url: string) => variantUrl(url, 400) ?? url;
 
 export default function MediaScreen() {
   const { items, stats, user, flash } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  const actionData = useActionData<typeof action>();
+  const failure = formFailureOf(actionData);
   const [params] = useSearchParams();
   const { q, type, view, tab } = readQuery(new URL(`http://x/?${params}`));
   const [selected, setSelected] = useState<string[]>([]);
   const [toast, setToast] = useState<string | null>(null);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const navigation = useNavigation();
   const submit = useSubmit();
   const searchTimer = useRef<ReturnType<typeof setTimeout>>();
@@ -150,7 +147,7 @@ export default function MediaScreen() {
       </nav>
 
       {tab === "upload" ? (
-        <UploadTab actionData={actionData?.intent === "upload" ? actionData : undefined} onCopy={copyUrl} />
+        <UploadTab actionData={actionData?.intent === "upload" ? (actionData as UploadResult & Partial<FormFailure>) : undefined} onCopy={copyUrl} />
       ) : (
         <>
           <Form method="get" className="media-filters" role="search">
@@ -204,7 +201,7 @@ export default function MediaScreen() {
                 Delete Selected ({selected.length})
               </button>
             </div>
-            {actionData?.intent === "delete" && actionData.error ? <p className="form-error" role="alert">{actionData.error}</p> : null}
+            {actionData?.intent === "delete" && failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
 
             {items.length === 0 ? (
               <div className="media-empty">
@@ -276,7 +273,7 @@ function UploadTab({
   actionData,
   onCopy,
 }: {
-  actionData?: { stored: MediaItem[]; rejected: Rejection[]; error?: string };
+  actionData?: UploadResult & Partial<FormFailure>;
   onCopy: (url: string) => void;
 }) {
   const [results, setResults] = useState<Uploaded[]>(() => [
@@ -285,11 +282,10 @@ function UploadTab({
   ]);
   const [uploading, setUploading] = useState(false);
   const [dragging, setDragging] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
   const revalidator = useRevalidator();
   const navigation = useNavigation();
-  useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (!actionData) return;
     setResults([
@@ -378,7 +374,7 @@ function UploadTab({
           )}
         </div>
       </Form>
-      {actionData?.error ? <p className="form-error" role="alert">{actionData.error}</p> : null}
+      {actionData?.formError ? <p className="form-error" role="alert">{actionData.formError}</p> : null}
 
       {results.length > 0 ? (
         <ul className="upload-results" aria-label="Uploaded images">

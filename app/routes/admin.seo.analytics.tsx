@@ -1,13 +1,16 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Cell, Pie, PieChart, Tooltip } from "recharts";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
+import { Field } from "~/components/ui/field";
 import { getSeoOverview, submitSitemap, submitUrl, SubmitUrlSchema } from "~/models/seo.server";
 import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDate, formatDateTime } from "~/utils/format";
+import { formFailureOf } from "~/utils/forms";
+import { formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { PIE_COLOURS, SEARCH_SAMPLE } from "~/utils/seo-sample";
 
 const TITLE = "SEO аналітика";
@@ -22,6 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["admin", "editor"]);
   const form = await request.formData();
   const intent = form.get("intent");
+  const values = formValues(form);
   try {
     if (intent === "sitemap") {
       await submitSitemap({ user });
@@ -29,14 +33,14 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const raw = String(form.get("url") ?? "").trim();
     if (!raw) return { ok: true, message: null }; // SPEC §5: empty input is ignored
-    const parsed = SubmitUrlSchema.safeParse({ url: raw });
-    if (!parsed.success) return data({ ok: false, message: `Failed to submit URL: ${parsed.error.issues[0].message}` }, { status: 422 });
+    const parsed = parseForm(SubmitUrlSchema, { url: raw });
+    if (!parsed.ok) return formFailure({ values, formError: `Failed to submit URL: ${parsed.formError ?? Object.values(parsed.errors)[0]}` }, 422);
     await submitUrl({ url: parsed.data.url, user });
     return { ok: true, message: "URL submitted for indexing successfully!" };
   } catch (error) {
     if (error instanceof DomainError) {
       const prefix = intent === "sitemap" ? "Failed to submit sitemap: " : "Failed to submit URL: ";
-      return data({ ok: false, message: prefix + error.message }, { status: error.status });
+      return formFailure({ values, formError: prefix + error.message }, error.status);
     }
     throw error;
   }
@@ -45,6 +49,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function SeoAnalytics() {
   const { overview } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const failure = formFailureOf(result);
+  const message = result?.ok ? result.message : failure?.formError;
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const busy = navigation.state === "submitting";
@@ -155,9 +161,9 @@ export default function SeoAnalytics() {
 
       <section className="admin-card" aria-labelledby="submit-title">
         <h2 id="submit-title">Indexing</h2>
-        {result?.message ? (
-          <p className={result.ok ? "flash flash-ok" : "form-error"} role={result.ok ? "status" : "alert"}>
-            {result.message}
+        {message ? (
+          <p className={result?.ok ? "flash flash-ok" : "form-error"} role={result?.ok ? "status" : "alert"}>
+            {message}
           </p>
         ) : null}
         <div className="submit-row">
@@ -167,10 +173,7 @@ export default function SeoAnalytics() {
             </button>
           </Form>
           <Form method="post" className="submit-url">
-            <label htmlFor="submit-url" className="visually-hidden">
-              URL to submit
-            </label>
-            <input id="submit-url" name="url" type="url" placeholder="https://…/article/…" />
+            <Field label="URL to submit" hideLabel id="submit-url" name="url" type="url" placeholder="https://…/article/…" defaultValue={failure?.values.url} />
             <button type="submit" name="intent" value="url" className="button button-secondary" disabled={busy}>
               Submit URL
             </button>

@@ -1,15 +1,13 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
-import {
-  getSiteSettings,
-  parseSettingsForm,
-  saveSiteSettings,
-  type SettingsErrors,
-} from "~/models/settings.server";
+import { CheckboxField, Field } from "~/components/ui/field";
+import { getSiteSettings, saveSiteSettings, SettingsFormSchema } from "~/models/settings.server";
 import { requireRole } from "~/services/auth.server";
+import { formFailureOf } from "~/utils/forms";
+import { formFailure, parseForm } from "~/utils/forms.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "~/utils/settings-options";
 
 const TITLE = "Налаштування";
@@ -43,10 +41,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ["admin"]);
-  const result = parseSettingsForm(await request.formData());
-  if (!result.ok) return data({ ok: false as const, errors: result.errors, savedAt: null }, { status: 422 });
-  await saveSiteSettings(result.settings);
-  return { ok: true as const, errors: {} as SettingsErrors, savedAt: Date.now() };
+  const parsed = parseForm(SettingsFormSchema, await request.formData());
+  if (!parsed.ok) return formFailure(parsed, 422);
+  await saveSiteSettings(parsed.data);
+  return { ok: true as const, savedAt: Date.now() };
 }
 
 export default function SettingsScreen() {
@@ -60,27 +58,23 @@ export default function SettingsScreen() {
   // The result shows (also when rendered without JavaScript) until 5 s have passed (SPEC §4).
   const [expired, setExpired] = useState<typeof result>(undefined);
   const showSaved = Boolean(result) && expired !== result;
-  const errors: SettingsErrors = result?.errors ?? {};
+  const failure = formFailureOf(result);
+  const errors = failure?.errors ?? {};
+  // After a failed save the form shows what was posted (also without JavaScript), else the saved settings.
+  const value = (name: string, saved: string | number) => (failure ? (failure.values[name] ?? "") : String(saved));
+  const checked = (name: string, saved: boolean) => (failure ? failure.values[name] === "on" : saved);
   const saving = navigation.state === "submitting";
 
   // After a save: 'Saved' and the message for 5 s (SPEC §4); after a failure, open its tab.
   useEffect(() => {
     if (!result) return;
     if (!result.ok) {
-      const first = Object.keys(result.errors)[0];
+      const first = Object.keys(formFailureOf(result)?.errors ?? {})[0];
       if (first && FIELD_TAB[first]) setTab(FIELD_TAB[first]);
     }
     const timer = setTimeout(() => setExpired(result), 5_000);
     return () => clearTimeout(timer);
   }, [result]);
-
-  const error = (name: string) =>
-    errors[name] ? (
-      <p id={`${name}-error`} className="field-error">
-        {errors[name]}
-      </p>
-    ) : null;
-  const invalid = (name: string) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {});
 
   return (
     <Form method="post" className="settings" noValidate>
@@ -109,46 +103,22 @@ export default function SettingsScreen() {
         <section role="tabpanel" id="panel-general" aria-labelledby="tab-general" hidden={tab !== "general"}>
           <h2>General</h2>
           <p className="muted small">Назву та опис сайту змінюють на вкладці SEO.</p>
-          <div className="field">
-            <label htmlFor="site_url">Site URL</label>
-            <input id="site_url" name="site_url" type="url" defaultValue={settings.general.site_url} placeholder="https://nauka-ua.example" {...invalid("site_url")} />
-            {error("site_url")}
-          </div>
-          <div className="field">
-            <label htmlFor="admin_email">Admin email</label>
-            <input id="admin_email" name="admin_email" type="email" defaultValue={settings.general.admin_email} {...invalid("admin_email")} />
-            {error("admin_email")}
-          </div>
-          <div className="field field-checkbox">
-            <label>
-              <input type="checkbox" name="maintenance_mode" defaultChecked={settings.general.maintenance_mode} /> Maintenance mode
-            </label>
-            <p className="muted small">Публічний сайт відповідає сторінкою «технічні роботи» (503); персонал, що увійшов, бачить сайт.</p>
-          </div>
+          <Field label="Site URL" name="site_url" type="url" defaultValue={value("site_url", settings.general.site_url)} placeholder="https://nauka-ua.example" error={errors.site_url} />
+          <Field label="Admin email" name="admin_email" type="email" defaultValue={value("admin_email", settings.general.admin_email)} error={errors.admin_email} />
+          <CheckboxField label="Maintenance mode" name="maintenance_mode" defaultChecked={checked("maintenance_mode", settings.general.maintenance_mode)} hint="Публічний сайт відповідає сторінкою «технічні роботи» (503); персонал, що увійшов, бачить сайт." />
         </section>
 
         <section role="tabpanel" id="panel-content" aria-labelledby="tab-content" hidden={tab !== "content"}>
           <h2>Content</h2>
-          <div className="field">
-            <label htmlFor="posts_per_page">Posts per page</label>
-            <select id="posts_per_page" name="posts_per_page" defaultValue={String(settings.content.posts_per_page)}>
-              {[10, 15, 20, 25, 30].map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field field-checkbox">
-            <label>
-              <input type="checkbox" name="allow_comments" defaultChecked={settings.content.allow_comments} /> Allow comments
-            </label>
-          </div>
-          <div className="field field-checkbox">
-            <label>
-              <input type="checkbox" name="moderation_required" defaultChecked={settings.content.moderation_required} /> Require comment moderation
-            </label>
-          </div>
+          <Field as="select" label="Posts per page" name="posts_per_page" defaultValue={value("posts_per_page", settings.content.posts_per_page)} error={errors.posts_per_page}>
+            {[10, 15, 20, 25, 30].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Field>
+          <CheckboxField label="Allow comments" name="allow_comments" defaultChecked={checked("allow_comments", settings.content.allow_comments)} />
+          <CheckboxField label="Require comment moderation" name="moderation_required" defaultChecked={checked("moderation_required", settings.content.moderation_required)} />
           <aside className="info-panel">
             <h3>Content guidelines</h3>
             <ul>
@@ -162,56 +132,26 @@ export default function SettingsScreen() {
 
         <section role="tabpanel" id="panel-seo" aria-labelledby="tab-seo" hidden={tab !== "seo"}>
           <h2>SEO</h2>
-          <div className="field">
-            <label htmlFor="site_title">Site name *</label>
-            <input id="site_title" name="site_title" required defaultValue={settings.seo.site_title} {...invalid("site_title")} />
-            {error("site_title")}
-          </div>
-          <div className="field">
-            <label htmlFor="canonical_url">Canonical URL</label>
-            <input id="canonical_url" name="canonical_url" type="url" defaultValue={settings.seo.canonical_url} {...invalid("canonical_url")} />
-            {error("canonical_url")}
-          </div>
-          <div className="field">
-            <label htmlFor="site_description">Description *</label>
-            <textarea id="site_description" name="site_description" rows={3} required defaultValue={settings.seo.site_description} {...invalid("site_description")} />
-            {error("site_description")}
-          </div>
-          <div className="field">
-            <label htmlFor="site_keywords">Keywords (comma separated)</label>
-            <input id="site_keywords" name="site_keywords" defaultValue={settings.seo.site_keywords} {...invalid("site_keywords")} />
-            {error("site_keywords")}
-          </div>
-          <div className="field">
-            <label htmlFor="og_image">Open Graph image URL (recommended 1200x630)</label>
-            <input id="og_image" name="og_image" type="url" defaultValue={settings.seo.og_image} {...invalid("og_image")} />
-            {error("og_image")}
-          </div>
-          <div className="field">
-            <label htmlFor="twitter_handle">Twitter handle</label>
-            <input id="twitter_handle" name="twitter_handle" defaultValue={settings.seo.twitter_handle} placeholder="@nauka_ua" {...invalid("twitter_handle")} />
-            {error("twitter_handle")}
-          </div>
-          <div className="field">
-            <label htmlFor="language">Site language</label>
-            <select id="language" name="language" defaultValue={settings.seo.language}>
-              {LANGUAGE_OPTIONS.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="robots">Robots meta</label>
-            <select id="robots" name="robots" defaultValue={settings.seo.robots}>
-              {ROBOTS_OPTIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field label="Site name *" name="site_title" required defaultValue={value("site_title", settings.seo.site_title)} error={errors.site_title} />
+          <Field label="Canonical URL" name="canonical_url" type="url" defaultValue={value("canonical_url", settings.seo.canonical_url)} error={errors.canonical_url} />
+          <Field as="textarea" label="Description *" name="site_description" rows={3} required defaultValue={value("site_description", settings.seo.site_description)} error={errors.site_description} />
+          <Field label="Keywords (comma separated)" name="site_keywords" defaultValue={value("site_keywords", settings.seo.site_keywords)} error={errors.site_keywords} />
+          <Field label="Open Graph image URL (recommended 1200x630)" name="og_image" type="url" defaultValue={value("og_image", settings.seo.og_image)} error={errors.og_image} />
+          <Field label="Twitter handle" name="twitter_handle" defaultValue={value("twitter_handle", settings.seo.twitter_handle)} placeholder="@nauka_ua" error={errors.twitter_handle} />
+          <Field as="select" label="Site language" name="language" defaultValue={value("language", settings.seo.language)} error={errors.language}>
+            {LANGUAGE_OPTIONS.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </Field>
+          <Field as="select" label="Robots meta" name="robots" defaultValue={value("robots", settings.seo.robots)} error={errors.robots}>
+            {ROBOTS_OPTIONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </Field>
           <aside className="info-panel">
             <h3>Social preview caching</h3>
             <p>Facebook, X (Twitter) і Telegram кешують попередній перегляд посилань: нові назва, опис чи зображення з'являються там за 5–10 хвилин або після оновлення кешу в їхніх інструментах налагодження.</p>
@@ -229,50 +169,28 @@ export default function SettingsScreen() {
               <li>Захист від запитів з інших сайтів і блокування підбору паролів.</li>
             </ul>
           </aside>
-          <div className="field">
-            <label htmlFor="session_timeout">Session timeout (minutes)</label>
-            <select id="session_timeout" name="session_timeout" defaultValue={String(settings.security.session_timeout)}>
-              {[30, 60, 120, 480].map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="max_login_attempts">Failed-login attempts before lockout</label>
-            <select id="max_login_attempts" name="max_login_attempts" defaultValue={String(settings.security.max_login_attempts)}>
-              {[3, 5, 10].map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field as="select" label="Session timeout (minutes)" name="session_timeout" defaultValue={value("session_timeout", settings.security.session_timeout)} error={errors.session_timeout}>
+            {[30, 60, 120, 480].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Field>
+          <Field as="select" label="Failed-login attempts before lockout" name="max_login_attempts" defaultValue={value("max_login_attempts", settings.security.max_login_attempts)} error={errors.max_login_attempts}>
+            {[3, 5, 10].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Field>
         </section>
 
         <section role="tabpanel" id="panel-integrations" aria-labelledby="tab-integrations" hidden={tab !== "integrations"}>
           <h2>Integrations</h2>
-          <div className="field">
-            <label htmlFor="gsc_verification_code">Search Console verification code</label>
-            <input id="gsc_verification_code" name="gsc_verification_code" defaultValue={settings.integrations.gsc_verification_code} {...invalid("gsc_verification_code")} />
-            {error("gsc_verification_code")}
-          </div>
-          <div className="field">
-            <label htmlFor="gsc_meta_verification">Meta verification</label>
-            <input id="gsc_meta_verification" name="gsc_meta_verification" defaultValue={settings.integrations.gsc_meta_verification} {...invalid("gsc_meta_verification")} />
-            {error("gsc_meta_verification")}
-          </div>
-          <div className="field">
-            <label htmlFor="gsc_property_url">Property URL</label>
-            <input id="gsc_property_url" name="gsc_property_url" type="url" defaultValue={settings.integrations.gsc_property_url} {...invalid("gsc_property_url")} />
-            {error("gsc_property_url")}
-          </div>
-          <div className="field field-checkbox">
-            <label>
-              <input type="checkbox" name="analytics_enabled" defaultChecked={settings.integrations.analytics_enabled} /> Enable analytics
-            </label>
-          </div>
+          <Field label="Search Console verification code" name="gsc_verification_code" defaultValue={value("gsc_verification_code", settings.integrations.gsc_verification_code)} error={errors.gsc_verification_code} />
+          <Field label="Meta verification" name="gsc_meta_verification" defaultValue={value("gsc_meta_verification", settings.integrations.gsc_meta_verification)} error={errors.gsc_meta_verification} />
+          <Field label="Property URL" name="gsc_property_url" type="url" defaultValue={value("gsc_property_url", settings.integrations.gsc_property_url)} error={errors.gsc_property_url} />
+          <CheckboxField label="Enable analytics" name="analytics_enabled" defaultChecked={checked("analytics_enabled", settings.integrations.analytics_enabled)} />
           <div className="integration-cards">
             {["Google Search Console", "Google Analytics", "Bing Webmaster Tools", "Meta (Facebook)"].map((name) => (
               <div key={name} className="integration-card">

@@ -1,7 +1,7 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import type { ZodError } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
+import { CheckboxField, Field } from "~/components/ui/field";
 import {
   addUser,
   deleteUser,
@@ -15,16 +15,14 @@ import {
 import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { formatDateTime as formatDate } from "~/utils/format";
+import { formFailureOf } from "~/utils/forms";
+import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { ROLES } from "~/utils/roles";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import { getSession } from "~/services/session.server";
 
 const TITLE = "Користувачі";
 export const handle: AdminHandle = { title: TITLE };
-
-type FieldErrors = Partial<Record<"username" | "email" | "full_name" | "role" | "password" | "is_active" | "bio" | "_", string>>;
-
-const firstErrors = (error: ZodError): FieldErrors =>
-  Object.fromEntries(Object.entries(error.flatten().fieldErrors).map(([k, v]) => [k, v?.[0]])) as FieldErrors;
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -37,9 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const editId = url.searchParams.get("edit");
   const editing = editId ? await getUserById({ id: editId }) : undefined;
   if (editId && !editing) throw new Response("Not found", { status: 404 });
-  const { users } = await listUsers();
-  const session = await getSession(request);
-  const flash = session.get("flash") ?? null;
+  const [{ users }, { flash, headers }] = await Promise.all([listUsers(), takeFlash(request)]);
   return data(
     {
       users: users.map(toUserView),
@@ -47,37 +43,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
       editing: editing ? toUserView(editing) : null,
       flash,
     },
-    flash ? { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } } : undefined,
+    { headers },
   );
 }
 
-async function done(request: Request, message: string) {
-  const session = await getSession(request);
-  session.flash("flash", message);
-  return redirect("/admin/users", { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
-}
+const done = (request: Request, message: string) => redirectWithFlash(request, "/admin/users", message);
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, ["admin"]);
   const form = await request.formData();
   const intent = text(form, "intent");
   const id = text(form, "id") ?? "";
+  const values = formValues(form);
   try {
     if (intent === "create") {
-      const parsed = UserCreateSchema.safeParse({
+      const parsed = parseForm(UserCreateSchema, {
         username: text(form, "username"),
         email: text(form, "email"),
         full_name: text(form, "full_name"),
         role: text(form, "role"),
         password: text(form, "password"),
       });
-      if (!parsed.success) return data({ intent, errors: firstErrors(parsed.error) }, { status: 422 });
+      if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
       const user = await addUser(parsed.data);
       return done(request, `Користувача ${user.username} створено`);
     }
     if (intent === "update") {
       const password = text(form, "password");
-      const parsed = UserUpdateSchema.safeParse({
+      const parsed = parseForm(UserUpdateSchema, {
         email: text(form, "email"),
         full_name: text(form, "full_name"),
         bio: text(form, "bio"),
@@ -85,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
         is_active: form.get("is_active") === "on",
         password: password ? password : undefined,
       });
-      if (!parsed.success) return data({ intent, errors: firstErrors(parsed.error) }, { status: 422 });
+      if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
       const session = await getSession(request);
       const user = await updateUser({ actor, actorToken: session.id || undefined, id, changes: parsed.data });
       return done(request, `Користувача ${user.username} оновлено`);
@@ -95,12 +88,9 @@ export async function action({ request }: ActionFunctionArgs) {
       await deleteUser({ actor, id });
       return done(request, `Користувача ${target?.username ?? ""} видалено`);
     }
-    return data({ intent, errors: { _: "Невідома дія" } as FieldErrors }, { status: 400 });
+    return formFailure({ values, formError: "Невідома дія" }, 400, { intent });
   } catch (error) {
-    if (error instanceof DomainError) {
-      const key = (error.field ?? "_") as keyof FieldErrors;
-      return data({ intent, errors: { [key]: error.message } as FieldErrors }, { status: error.status });
-    }
+    if (error instanceof DomainError) return formFailure({ values, ...domainErrorFields(error) }, error.status, { intent });
     throw error;
   }
 }
@@ -112,7 +102,9 @@ export default function UsersScreen() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const creating = searchParams.get("new") === "1";
-  const errors: FieldErrors = actionData?.errors ?? {};
+  const failure = formFailureOf(actionData);
+  const errors = failure?.errors ?? {};
+  const values = actionData?.intent === (editing ? "update" : "create") ? failure?.values : undefined;
 
   return (
     <section className="admin-card" aria-labelledby="users-title">
@@ -127,9 +119,9 @@ export default function UsersScreen() {
           {flash}
         </p>
       ) : null}
-      {errors._ && !creating && !editing ? (
+      {failure?.formError && !creating && !editing ? (
         <p className="form-error" role="alert">
-          {actionData?.intent === "delete" ? `Failed to delete user: ${errors._}` : errors._}
+          {actionData?.intent === "delete" ? `Failed to delete user: ${failure.formError}` : failure.formError}
         </p>
       ) : null}
       <div className="table-wrap">
@@ -192,12 +184,12 @@ export default function UsersScreen() {
       {creating ? (
         <UserDialog title="Add User" onCloseTo="/admin/users">
           <Form method="post" className="form" noValidate>
-            <Field label="Username" name="username" error={errors.username} required autoFocus autoComplete="off" />
-            <Field label="Email" name="email" type="email" error={errors.email} required />
-            <Field label="Full name" name="full_name" error={errors.full_name} />
-            <RoleSelect error={errors.role} />
+            <Field label="Username" name="username" error={errors.username} required autoFocus autoComplete="off" defaultValue={values?.username} />
+            <Field label="Email" name="email" type="email" error={errors.email} required defaultValue={values?.email} />
+            <Field label="Full name" name="full_name" error={errors.full_name} defaultValue={values?.full_name} />
+            <RoleSelect error={errors.role} defaultValue={values?.role} />
             <Field label="Password" name="password" type="password" error={errors.password} required autoComplete="new-password" hint="At least 8 characters" />
-            {errors._ ? <p className="form-error" role="alert">{errors._}</p> : null}
+            {failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
             <DialogActions intent="create" label="Create user" busy={busy} />
           </Form>
         </UserDialog>
@@ -207,20 +199,11 @@ export default function UsersScreen() {
         <UserDialog title={`Edit ${editing.username}`} onCloseTo="/admin/users">
           <Form method="post" className="form" noValidate key={editing.id}>
             <input type="hidden" name="id" value={editing.id} />
-            <Field label="Email" name="email" type="email" error={errors.email} required defaultValue={editing.email} autoFocus />
-            <Field label="Full name" name="full_name" error={errors.full_name} defaultValue={editing.full_name ?? ""} />
-            <div className="field">
-              <label htmlFor="bio">Bio</label>
-              <textarea id="bio" name="bio" rows={3} defaultValue={editing.profile.bio ?? ""} />
-              {errors.bio ? <p className="field-error">{errors.bio}</p> : null}
-            </div>
-            <RoleSelect error={errors.role} defaultValue={editing.role} />
-            <div className="field field-checkbox">
-              <label>
-                <input type="checkbox" name="is_active" defaultChecked={editing.is_active} /> Active
-              </label>
-              {errors.is_active ? <p className="field-error">{errors.is_active}</p> : null}
-            </div>
+            <Field label="Email" name="email" type="email" error={errors.email} required defaultValue={values?.email ?? editing.email} autoFocus />
+            <Field label="Full name" name="full_name" error={errors.full_name} defaultValue={values?.full_name ?? editing.full_name ?? ""} />
+            <Field as="textarea" label="Bio" name="bio" rows={3} error={errors.bio} defaultValue={values?.bio ?? editing.profile.bio ?? ""} />
+            <RoleSelect error={errors.role} defaultValue={values?.role ?? editing.role} />
+            <CheckboxField label="Active" name="is_active" error={errors.is_active} defaultChecked={values ? values.is_active === "on" : editing.is_active} />
             <Field
               label="New password"
               name="password"
@@ -229,7 +212,7 @@ export default function UsersScreen() {
               autoComplete="new-password"
               hint="Leave empty to keep the current password. A new password signs the user out everywhere."
             />
-            {errors._ ? <p className="form-error" role="alert">{errors._}</p> : null}
+            {failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
             <DialogActions intent="update" label="Save changes" busy={busy} />
           </Form>
         </UserDialog>
@@ -268,46 +251,15 @@ function DialogActions({ intent, label, busy }: { intent: string; label: string;
   );
 }
 
-function Field({
-  label,
-  name,
-  error,
-  hint,
-  type = "text",
-  ...rest
-}: { label: string; name: string; error?: string; hint?: string; type?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const described = [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={name}>{label}</label>
-      <input id={name} name={name} type={type} aria-invalid={error ? true : undefined} aria-describedby={described} {...rest} />
-      {hint ? (
-        <p id={`${name}-hint`} className="muted small">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${name}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function RoleSelect({ error, defaultValue = "reporter" }: { error?: string; defaultValue?: string }) {
   return (
-    <div className="field">
-      <label htmlFor="role">Role</label>
-      <select id="role" name="role" defaultValue={defaultValue} aria-invalid={error ? true : undefined}>
-        {ROLES.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
-      </select>
-      {error ? <p className="field-error">{error}</p> : null}
-    </div>
+    <Field as="select" label="Role" name="role" defaultValue={defaultValue} error={error}>
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {r}
+        </option>
+      ))}
+    </Field>
   );
 }
 

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { getArticleAnalytics } from "~/models/analytics.server";
 import { requireUser } from "~/services/auth.server";
-import { apiError, apiJson, apiRoute, fieldErrors, methodNotAllowed } from "~/utils/http.server";
+import { fieldErrors } from "~/utils/forms.server";
+import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 const QuerySchema = z.object({ days: z.coerce.number().int("Ціле число від 1 до 365").min(1).max(365).default(30) });
 

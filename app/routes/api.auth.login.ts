@@ -1,20 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { authenticate } from "~/services/auth.server";
+import { authenticate, LoginSchema } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { createSessionToken } from "~/services/session.server";
-
-const LoginBodySchema = z.object({
-  username: z.string({ required_error: "Обов'язкове поле", invalid_type_error: "Має бути рядком" }).trim().min(1, "Обов'язкове поле").max(254),
-  password: z.string({ required_error: "Обов'язкове поле", invalid_type_error: "Має бути рядком" }).min(1, "Обов'язкове поле").max(1024),
-});
 
 export const loader = () => methodNotAllowed(["POST"]);
 
 /** POST /api/auth/login → { access_token, token_type: "bearer" } (DESIGN §6). */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { username, password } = await parseJsonBody(request, LoginBodySchema);
+  const { username, password } = await parseJsonBody(request, LoginSchema);
   const result = await authenticate({ username, password, request });
   if (!result.ok) {
     return apiError(result.status, result.message, {

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { listMedia, MEDIA_TYPES } from "~/models/media.server";
 import { requireUser } from "~/services/auth.server";
-import { apiError, apiJson, apiRoute, fieldErrors, listParams, methodNotAllowed } from "~/utils/http.server";
+import { fieldErrors } from "~/utils/forms.server";
+import { apiError, apiJson, apiRoute, listParams, methodNotAllowed } from "~/utils/http.server";
 import { NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
 
 const ListQuery = z.object({

@@ -3,13 +3,15 @@ import type { User } from "../../db/schema";
 import { createArticle, updateArticle } from "../models/article.server";
 import { storeImage } from "../models/media.server";
 import { DomainError } from "../utils/errors";
-import { fieldErrors } from "../utils/http.server";
+import type { FieldErrors } from "../utils/forms";
+import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
 import { redirectWithFlash } from "./flash.server";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
-// with the same schema as the JSON API and saved by the same model functions.
+// with the same schema as the JSON API and saved by the same model functions. The editor's
+// values are defined here once; the component imports the type.
 
 export const EDITOR_FIELDS = [
   "title",
@@ -24,8 +26,8 @@ export const EDITOR_FIELDS = [
   "seo_description",
   "version",
 ] as const;
+/** The editor's text fields, as the form posts them. */
 export type EditorValues = Record<(typeof EDITOR_FIELDS)[number], string>;
-export type EditorErrors = Partial<Record<(typeof EDITOR_FIELDS)[number] | "featured_image_file" | "_", string>>;
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -53,28 +55,28 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
 }
 
 export async function handleEditorAction({ request, actor, id }: { request: Request; actor: User; id?: string }) {
+  const noResult = { preview: null as string | null, created: null as { id: string; message: string } | null };
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return data({ values: null, errors: { _: "Некоректна форма" } as EditorErrors, preview: null, created: null }, { status: 400 });
+    return formFailure({ formError: "Некоректна форма" }, 400, noResult);
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
   const intent = text(form, "intent");
-  const fail = (errors: EditorErrors, status: number) => data({ values, errors, preview: null, created: null }, { status });
+  const done = (result: Partial<typeof noResult> = {}) => data({ ok: true as const, values, errors: {} as FieldErrors, ...noResult, ...result });
+  const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => formFailure({ ...failure, values }, status, noResult);
 
   // Without JavaScript the preview is a round trip rendered by the public pipeline.
-  if (intent === "preview") {
-    return data({ values, errors: {} as EditorErrors, preview: await renderArticleHtml(values.content), created: null });
-  }
-  if (intent === "edit") return data({ values, errors: {} as EditorErrors, preview: null, created: null });
+  if (intent === "preview") return done({ preview: await renderArticleHtml(values.content) });
+  if (intent === "edit") return done();
   if (intent === "draft") values.status = "draft";
   if (intent === "publish") values.status = "published";
 
   try {
     if (form.get("remove_featured_image") === "on") values.featured_image = "";
-    const parsed = ArticleInputSchema.safeParse({ ...values, version: values.version || undefined });
-    if (!parsed.success) return fail(fieldErrors(parsed.error) as EditorErrors, 422);
+    const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined });
+    if (!parsed.ok) return fail(parsed, 422);
     // The file is stored once the rest is valid; its URL stays in the form if the save fails.
     const file = form.get("featured_image_file");
     if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {
@@ -84,7 +86,7 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
       const article = await createArticle({ actor, input: parsed.data });
       const message = article.status === "published" ? "Статтю успішно створено й опубліковано" : "Статтю успішно створено";
       // With JavaScript the editor shows the message and moves on after 1.5 s (SPEC §4).
-      if (text(form, "js") === "1") return data({ values, errors: {} as EditorErrors, preview: null, created: { id: article.id, message } });
+      if (text(form, "js") === "1") return done({ created: { id: article.id, message } });
       return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, message);
     }
     const article = await updateArticle({ actor, id, input: parsed.data });
@@ -92,6 +94,6 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
     return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, message);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return fail({ [error.field ?? "_"]: error.message }, error.status);
+    return fail(domainErrorFields(error), error.status);
   }
 }

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
+import { z } from "zod";
 import type { User } from "../../db/schema";
 import type { Role } from "../utils/roles";
 import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
@@ -62,6 +63,19 @@ export type LoginResult =
   | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
 
 export const LOGIN_FAILED = "Невірне ім'я користувача або пароль";
+
+const REQUIRED = "Обов'язкове поле";
+const loginText = () => z.string({ required_error: REQUIRED, invalid_type_error: "Має бути рядком" });
+
+/**
+ * The sign-in form of the login screen and of POST /api/auth/login. Only "present and not huge":
+ * the account rules (UsernameSchema, PasswordSchema) are not applied here, so a name or password
+ * that breaks them gets the same 401 as a wrong one and the answer says nothing about accounts.
+ */
+export const LoginSchema = z.object({
+  username: loginText().trim().min(1, REQUIRED).max(254),
+  password: loginText().min(1, REQUIRED).max(1024),
+});
 
 /**
  * One sign-in check for the login screen and POST /api/auth/login: lockout first, then the

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodTypeAny } from "zod";
 import { DomainError } from "./errors";
+import { fieldErrors } from "./forms.server";
 
 // DESIGN §7: JSON errors are `{ detail }`, plus `errors: { field: message }` for invalid fields.
 // Limits are the same for forms and JSON: 8 MB bodies (a 5 MB image as a data URL fits).
@@ -25,16 +26,6 @@ export function apiError(
 ): Response {
   const body = extra.errors ? { detail, errors: extra.errors } : { detail };
   return apiJson(body, { status, headers: extra.headers });
-}
-
-/** First message per field, keyed by dotted path ("" for the whole body). */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    errors[key] ??= issue.message;
-  }
-  return errors;
 }
 
 /** Reads a request body as text, refusing more than `limit` bytes even without Content-Length. */

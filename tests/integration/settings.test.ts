@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/index";
-import { getSettings, getSiteSettings, parseSettingsForm, saveSiteSettings } from "../../app/models/settings.server";
+import { getSettings, getSiteSettings, saveSiteSettings, SettingsFormSchema } from "../../app/models/settings.server";
+import { parseForm } from "../../app/utils/forms.server";
 import { createUser } from "../../app/models/user.server";
 import { migrated, postJson, request } from "../helpers";
 
@@ -67,18 +68,18 @@ describe("settings", () => {
   it("parses the settings form (unchecked boxes are false) and validates every group", async () => {
     const form = new FormData();
     for (const [k, v] of Object.entries({ site_title: "Наука", site_description: "Опис", posts_per_page: "20", session_timeout: "30", max_login_attempts: "3", language: "en-US", robots: "index, follow", admin_email: "chief@example.com", analytics_enabled: "on" })) form.set(k, v);
-    const ok = parseSettingsForm(form);
+    const ok = parseForm(SettingsFormSchema, form);
     expect(ok.ok).toBe(true);
     if (!ok.ok) return;
-    expect(ok.settings.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false });
-    expect(ok.settings.security).toEqual({ session_timeout: 30, max_login_attempts: 3 });
-    await saveSiteSettings(ok.settings);
+    expect(ok.data.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false });
+    expect(ok.data.security).toEqual({ session_timeout: 30, max_login_attempts: 3 });
+    await saveSiteSettings(ok.data);
     expect((await getSettings("security")).max_login_attempts).toBe(3);
 
     form.set("posts_per_page", "7");
     form.set("admin_email", "nope");
     form.set("site_url", "ftp://x");
-    const bad = parseSettingsForm(form);
+    const bad = parseForm(SettingsFormSchema, form);
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
     expect(Object.keys(bad.errors).sort()).toEqual(["admin_email", "posts_per_page", "site_url"]);

@@ -1,6 +1,9 @@
 import { Form, Link, useBlocker, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { CheckboxField, Field } from "~/components/ui/field";
+import type { EditorValues } from "~/services/article-form.server";
+import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
 import { TimedMessage } from "./ui";
@@ -9,30 +12,15 @@ import { TimedMessage } from "./ui";
 // JavaScript (preview and confirmation are round trips, the featured image is a file input);
 // with JavaScript: toolbar, live counters, instant preview, pending states, unsaved-changes warning.
 
-export interface EditorValues {
-  title: string;
-  subtitle: string;
-  content: string;
-  status: string;
-  category_id: string;
-  tags: string;
-  featured_image: string;
-  slug: string;
-  seo_title: string;
-  seo_description: string;
-  version: string;
-}
-export type EditorErrors = Partial<Record<keyof EditorValues | "featured_image_file" | "_", string>>;
-
 export interface EditorProps {
   mode: "new" | "edit";
-  initial: EditorValues;
+  /** The values as stored (or empty for a new article). */
+  saved: EditorValues;
+  /** What the editor's action answered, if it did (app/services/article-form.server.ts). */
+  result?: { ok: boolean; values: FormValues; preview: string | null; created: { id: string; message: string } | null };
   categories: { id: string; name: string }[];
   canPublish: boolean;
-  errors: EditorErrors;
   flash: string | null;
-  serverPreview: string | null;
-  created: { id: string; message: string } | null;
   publicUrl: string | null;
   /** Where the browser keeps the unsaved text (per article), restored after a new sign-in. */
   draftKey: string;
@@ -45,7 +33,14 @@ const STATUS_OPTIONS = [
 ];
 
 export function ArticleEditor(props: EditorProps) {
-  const { mode, initial, categories, canPublish, errors, flash, serverPreview, created, publicUrl, draftKey } = props;
+  const { mode, saved, result, categories, canPublish, flash, publicUrl, draftKey } = props;
+  // After a post the form shows what was posted, with the action's messages.
+  const initial: EditorValues = result ? { ...saved, ...result.values } : saved;
+  const failure = formFailureOf(result);
+  const errors: FieldErrors = failure?.errors ?? {};
+  const formError = failure?.formError;
+  const serverPreview = result?.preview ?? null;
+  const created = result?.created ?? null;
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -179,7 +174,7 @@ export function ArticleEditor(props: EditorProps) {
   }
 
   const message = created?.message ?? flash;
-  const errorBanner = errors._ ? `Error: ${errors._}` : Object.keys(errors).length ? "Error saving article: перевірте позначені поля" : null;
+  const errorBanner = formError ? `Error: ${formError}` : Object.keys(errors).length ? "Error saving article: перевірте позначені поля" : null;
 
   return (
     <section className="newsroom" aria-labelledby="editor-title">
@@ -264,12 +259,8 @@ export function ArticleEditor(props: EditorProps) {
             </button>
           </div>
 
-          <Field label="Заголовок" name="title" error={errors.title} counter={{ value: v.title, max: LIMITS.title }}>
-            <input id="title" name="title" value={v.title} onChange={set("title")} maxLength={LIMITS.title} required aria-invalid={errors.title ? true : undefined} aria-describedby={errors.title ? "title-error" : undefined} />
-          </Field>
-          <Field label="Підзаголовок" name="subtitle" error={errors.subtitle}>
-            <input id="subtitle" name="subtitle" value={v.subtitle} onChange={set("subtitle")} maxLength={LIMITS.subtitle} aria-invalid={errors.subtitle ? true : undefined} aria-describedby={errors.subtitle ? "subtitle-error" : undefined} />
-          </Field>
+          <Field label="Заголовок" name="title" error={errors.title} counter={{ value: v.title, max: LIMITS.title }} value={v.title} onChange={set("title")} maxLength={LIMITS.title} required />
+          <Field label="Підзаголовок" name="subtitle" error={errors.subtitle} value={v.subtitle} onChange={set("subtitle")} maxLength={LIMITS.subtitle} />
 
           {previewing ? (
             <div className="field">
@@ -286,7 +277,9 @@ export function ArticleEditor(props: EditorProps) {
               <input type="hidden" name="content" value={v.content} />
             </div>
           ) : (
-            <Field label="Вміст (Markdown)" name="content" error={errors.content} counter={{ value: v.content, max: LIMITS.content }}>
+            <Field as="custom" label="Вміст (Markdown)" name="content" error={errors.content} counter={{ value: v.content, max: LIMITS.content }}>
+              {(control) => (
+              <>
               {hydrated ? (
                 <div className="editor-toolbar" role="toolbar" aria-label="Форматування">
                   <button type="button" onClick={() => prefixLines("# ")} aria-label="Заголовок 1">H1</button>
@@ -333,16 +326,9 @@ export function ArticleEditor(props: EditorProps) {
                   />
                 </div>
               ) : null}
-              <textarea
-                id="content"
-                name="content"
-                ref={content}
-                rows={20}
-                value={v.content}
-                onChange={set("content")}
-                aria-invalid={errors.content ? true : undefined}
-                aria-describedby={errors.content ? "content-error" : undefined}
-              />
+              <textarea {...control} ref={content} rows={20} value={v.content} onChange={set("content")} />
+              </>
+              )}
             </Field>
           )}
         </div>
@@ -350,35 +336,33 @@ export function ArticleEditor(props: EditorProps) {
         <div className="editor-side">
           <div className="editor-panel">
             <h3>Публікація</h3>
-            <Field label="Статус" name="status" error={errors.status}>
-              <select id="status" name="status" value={v.status} onChange={set("status")} aria-invalid={errors.status ? true : undefined}>
-                {STATUS_OPTIONS.filter((o) => canPublish || o.value === "draft" || o.value === initial.status).map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
+            <Field as="select" label="Статус" name="status" error={errors.status} value={v.status} onChange={set("status")}>
+              {STATUS_OPTIONS.filter((o) => canPublish || o.value === "draft" || o.value === initial.status).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
             </Field>
-            <Field label="Категорія" name="category_id" error={errors.category_id}>
-              <select id="category_id" name="category_id" value={v.category_id} onChange={set("category_id")} required aria-invalid={errors.category_id ? true : undefined} aria-describedby={errors.category_id ? "category_id-error" : undefined}>
-                <option value="">— Оберіть категорію —</option>
-                {categories.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-              {categories.length === 0 ? (
-                <p className="muted small">Категорій ще немає. Зверніться до адміністратора або редактора, щоб їх додали.</p>
-              ) : null}
+            <Field
+              as="select"
+              label="Категорія"
+              name="category_id"
+              error={errors.category_id}
+              hint={categories.length === 0 ? "Категорій ще немає. Зверніться до адміністратора або редактора, щоб їх додали." : undefined}
+              value={v.category_id}
+              onChange={set("category_id")}
+              required
+            >
+              <option value="">— Оберіть категорію —</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
             </Field>
-            <Field label="Теги (через кому)" name="tags" error={errors.tags}>
-              <input id="tags" name="tags" value={v.tags} onChange={set("tags")} placeholder="космос, NASA, телескоп" aria-invalid={errors.tags ? true : undefined} />
-            </Field>
+            <Field label="Теги (через кому)" name="tags" error={errors.tags} value={v.tags} onChange={set("tags")} placeholder="космос, NASA, телескоп" />
             {mode === "edit" ? (
-              <Field label="Slug (адреса статті)" name="slug" error={errors.slug}>
-                <input id="slug" name="slug" value={v.slug} onChange={set("slug")} maxLength={LIMITS.slug} aria-invalid={errors.slug ? true : undefined} />
-              </Field>
+              <Field label="Slug (адреса статті)" name="slug" error={errors.slug} value={v.slug} onChange={set("slug")} maxLength={LIMITS.slug} />
             ) : null}
             <div className="editor-actions">
               <button type="submit" name="intent" value="draft" className="button button-secondary" disabled={saving}>
@@ -400,13 +384,13 @@ export function ArticleEditor(props: EditorProps) {
             <h3>Головне зображення</h3>
             {featuredPreview || v.featured_image ? <img src={featuredPreview ?? v.featured_image} alt="Головне зображення статті" className="featured-preview" /> : null}
             <input type="hidden" name="featured_image" value={v.featured_image} />
-            <Field label="Завантажити зображення" name="featured_image_file" error={errors.featured_image_file ?? errors.featured_image}>
-              <input
-                id="featured_image_file"
-                name="featured_image_file"
-                type="file"
-                accept="image/*"
-                onChange={async (event) => {
+            <Field
+              label="Завантажити зображення"
+              name="featured_image_file"
+              error={errors.featured_image_file ?? errors.featured_image}
+              type="file"
+              accept="image/*"
+              onChange={async (event) => {
                   const input = event.target;
                   const file = input.files?.[0];
                   setFeaturedPreview(null);
@@ -425,63 +409,31 @@ export function ArticleEditor(props: EditorProps) {
                     input.value = "";
                   }
                 }}
-              />
-            </Field>
+            />
             <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ.</p>
             {v.featured_image ? (
-              <div className="field field-checkbox">
-                <label>
-                  <input type="checkbox" name="remove_featured_image" /> Видалити зображення
-                </label>
-              </div>
+              <CheckboxField label="Видалити зображення" name="remove_featured_image" />
             ) : null}
           </div>
 
           <div className="editor-panel">
             <h3>SEO</h3>
-            <Field label="SEO-заголовок" name="seo_title" error={errors.seo_title} counter={{ value: v.seo_title, max: LIMITS.seoTitle }}>
-              <input id="seo_title" name="seo_title" value={v.seo_title} onChange={set("seo_title")} maxLength={LIMITS.seoTitle} aria-invalid={errors.seo_title ? true : undefined} aria-describedby={errors.seo_title ? "seo_title-error" : undefined} />
-            </Field>
-            <Field label="SEO-опис" name="seo_description" error={errors.seo_description} counter={{ value: v.seo_description, max: LIMITS.seoDescription }}>
-              <textarea id="seo_description" name="seo_description" rows={3} value={v.seo_description} onChange={set("seo_description")} maxLength={LIMITS.seoDescription} aria-invalid={errors.seo_description ? true : undefined} aria-describedby={errors.seo_description ? "seo_description-error" : undefined} />
-            </Field>
+            <Field label="SEO-заголовок" name="seo_title" error={errors.seo_title} counter={{ value: v.seo_title, max: LIMITS.seoTitle }} value={v.seo_title} onChange={set("seo_title")} maxLength={LIMITS.seoTitle} />
+            <Field
+              as="textarea"
+              label="SEO-опис"
+              name="seo_description"
+              error={errors.seo_description}
+              counter={{ value: v.seo_description, max: LIMITS.seoDescription }}
+              rows={3}
+              value={v.seo_description}
+              onChange={set("seo_description")}
+              maxLength={LIMITS.seoDescription}
+            />
           </div>
         </div>
       </Form>
     </section>
-  );
-}
-
-function Field({
-  label,
-  name,
-  error,
-  counter,
-  children,
-}: {
-  label: string;
-  name: string;
-  error?: string;
-  counter?: { value: string; max: number };
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={name}>
-        {label}
-        {counter ? (
-          <span className={counter.value.length >= counter.max ? "counter counter-full" : "counter"} aria-hidden="true">
-            {counter.value.length}/{counter.max}
-          </span>
-        ) : null}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${name}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

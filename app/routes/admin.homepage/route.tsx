@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import {
   DndContext,
@@ -18,6 +18,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useEffect, useMemo, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import {
   BLOCK_IDS,
@@ -31,7 +32,9 @@ import styles from "~/styles/homepage-editor.css";
 import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
 import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import { formFailureOf } from "~/utils/forms";
+import { formFailure } from "~/utils/forms.server";
 
 const TITLE = "Редактор головної";
 export const handle: AdminHandle = { title: TITLE };
@@ -45,16 +48,17 @@ const EDITORS = ["admin", "editor"] as const;
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, EDITORS);
   const layout = await getPublishedLayout();
-  const articles = await listEditorArticles(layout);
-  const session = await getSession(request);
-  const flash = (session.get("flash") as string | undefined) ?? null;
-  return data(
-    { blocks: HOMEPAGE_BLOCKS.map((b) => ({ ...b })), layout: layout as Layout, articles, flash },
-    flash ? { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } } : undefined,
-  );
+  const [articles, { flash, headers }] = await Promise.all([listEditorArticles(layout), takeFlash(request)]);
+  return data({ blocks: HOMEPAGE_BLOCKS.map((b) => ({ ...b })), layout: layout as Layout, articles, flash }, { headers });
 }
 
-type ActionResult = { ok: boolean; message: string; layout?: Layout };
+const failed = (formError: string, status: number) => formFailure({ formError }, status);
+
+/** The line the editor shows for an action's result. */
+function resultMessage(result: unknown): { ok: boolean; text: string } {
+  const failure = formFailureOf(result);
+  return failure ? { ok: false, text: failure.formError ?? "" } : { ok: true, text: (result as { message: string }).message };
+}
 
 const int = (value: FormDataEntryValue | null) => {
   const n = Number.parseInt(typeof value === "string" ? value : "", 10);
@@ -74,9 +78,9 @@ export async function action({ request }: ActionFunctionArgs) {
       } catch {
         parsed = undefined;
       }
-      if (!parsed?.success) return data<ActionResult>({ ok: false, message: SAVE_FAILED }, { status: 422 });
+      if (!parsed?.success) return failed(SAVE_FAILED, 422);
       const layout = await saveHomepageLayout(parsed.data.blocks);
-      return data<ActionResult>({ ok: true, message: SAVED, layout });
+      return data({ ok: true as const, message: SAVED, layout });
     }
     // Without JavaScript each change is applied to the saved layout at once.
     const blockId = str(form.get("blockId"));
@@ -86,17 +90,15 @@ export async function action({ request }: ActionFunctionArgs) {
     else if (intent === "up" || intent === "down") {
       const index = int(form.get("index"));
       op = { type: "move", blockId, from: index, to: intent === "up" ? index - 1 : index + 1 };
-    } else return data<ActionResult>({ ok: false, message: "Невідома дія" }, { status: 400 });
+    } else return failed("Невідома дія", 400);
     const current = (await getPublishedLayout()) as Layout;
     const result = applyLayoutOp(HOMEPAGE_BLOCKS, current, op);
-    if (!result.ok) return data<ActionResult>({ ok: false, message: result.reason }, { status: 422 });
+    if (!result.ok) return failed(result.reason, 422);
     await saveHomepageLayout(BLOCK_IDS.map((id) => ({ id, articles: result.layout[id] ?? [] })));
-    const session = await getSession(request);
-    session.flash("flash", SAVED);
-    return redirect("/admin/homepage", { headers: { "Set-Cookie": await sessionStorage().commitSession(session) } });
+    return redirectWithFlash(request, "/admin/homepage", SAVED);
   } catch (error) {
     if (error instanceof DomainError) {
-      return data<ActionResult>({ ok: false, message: intent === "save" ? `${SAVE_FAILED}: ${error.message}` : error.message }, { status: error.status });
+      return failed(intent === "save" ? `${SAVE_FAILED}: ${error.message}` : error.message, error.status);
     }
     throw error;
   }
@@ -118,23 +120,21 @@ function parseKey(key: UniqueIdentifier | undefined | null) {
 
 export default function HomepageEditor() {
   const loaded = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  const actionData = useActionData<typeof action>();
   const fetcher = useFetcher<typeof action>();
   const blocks: BlockInfo[] = loaded.blocks;
   const [layout, setLayout] = useState<Layout>(loaded.layout);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(
-    loaded.flash ? { ok: true, text: loaded.flash } : actionData ? { ok: actionData.ok, text: actionData.message } : null,
+    loaded.flash ? { ok: true, text: loaded.flash } : actionData ? resultMessage(actionData) : null,
   );
   const [activeId, setActiveId] = useState<string | null>(null);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => setLayout(loaded.layout), [loaded.layout]);
   useEffect(() => {
-    if (actionData) setMessage({ ok: actionData.ok, text: actionData.message });
+    if (actionData) setMessage(resultMessage(actionData));
   }, [actionData]);
   useEffect(() => {
-    const result = fetcher.data as ActionResult | undefined;
-    if (fetcher.state === "idle" && result) setMessage({ ok: result.ok, text: result.message });
+    if (fetcher.state === "idle" && fetcher.data) setMessage(resultMessage(fetcher.data));
   }, [fetcher.state, fetcher.data]);
   useEffect(() => {
     if (!message) return;
