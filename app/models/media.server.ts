@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { sql } from "kysely";
 import { dataDir, db, getHandle, type DB } from "../../db/index";
 import type { Role } from "../../db/schema";
+import { daysBefore } from "../utils/dates";
 import { DomainError } from "../utils/errors";
 import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
 import { VARIANT_WIDTHS } from "../utils/media-url";
@@ -298,7 +299,7 @@ export async function getMedia({ id }: { id: string }, executor: DB = db): Promi
 
 /** The four counters of the library: total, bytes, added in the last 7 days. */
 export async function mediaStats(executor: DB = db): Promise<{ total: number; bytes: number; lastWeek: number }> {
-  const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
+  const since = daysBefore(Date.now(), 7).toISOString();
   const row = await executor
     .selectFrom("media")
     .select((eb) => [
