@@ -5,10 +5,12 @@ import { insertArticle } from "../app/models/article.server";
 import { HOMEPAGE_BLOCKS } from "../app/models/homepage.server";
 import { saveSettings } from "../app/models/settings.server";
 import { createUser } from "../app/models/user.server";
+import { daysBefore, utcDayBefore } from "../app/utils/dates";
 import { renderArticleHtml } from "../app/utils/markdown.server";
 import type { Role } from "../app/utils/roles";
 import type { BlockId } from "./schema";
 import { randomUUID } from "node:crypto";
+import { subHours } from "date-fns";
 
 // DESIGN §3: on an empty database, the eight categories, and either the demo newsroom
 // (SEED_DEMO=1) or the first admin from ADMIN_USERNAME/ADMIN_PASSWORD, or both. Everything is
@@ -24,7 +26,6 @@ const DEMO_USERS: { username: string; password: string; role: Role; name: string
 /** The block maximums, from the one definition the editor and the API enforce. */
 export const HOMEPAGE_LAYOUT = Object.fromEntries(HOMEPAGE_BLOCKS.map((b) => [b.id, b.maxArticles])) as Record<BlockId, number>;
 
-const DAY = 86_400_000;
 const HISTORY_DAYS = 40;
 
 /** A small deterministic PRNG, so the demo figures are the same on every machine. */
@@ -37,8 +38,6 @@ export function mulberry32(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export async function isSeeded(executor: DB = db): Promise<boolean> {
   const row = await executor.selectFrom("settings").select("key").where("key", "=", "seed").executeTakeFirst();
@@ -105,7 +104,7 @@ async function seedNewsroom(
   const published: { id: string; views: number; publishedAt: number; image: string }[] = [];
 
   for (const [index, a] of articles.entries()) {
-    const publishedAt = now - a.daysAgo * DAY - (index % 9) * 3_600_000;
+    const publishedAt = subHours(daysBefore(now, a.daysAgo), index % 9).getTime();
     const id = randomUUID();
     // Daily views from publication until today: a launch peak that decays, with some noise.
     const daily: [string, number][] = [];
@@ -114,7 +113,7 @@ async function seedNewsroom(
       for (let d = Math.min(a.daysAgo, HISTORY_DAYS); d >= 0; d--) {
         const age = a.daysAgo - d;
         const views = Math.max(1, Math.round(peak * Math.exp(-age / 6) * (0.7 + random() * 0.6) + random() * 25));
-        daily.push([isoDay(now - d * DAY), views]);
+        daily.push([utcDayBefore(now, d), views]);
       }
     }
     const total = daily.reduce((sum, [, v]) => sum + v, 0);
@@ -129,7 +128,7 @@ async function seedNewsroom(
       authorId: userIds.get(a.author) ?? null,
       status: a.status,
       publishedAt: a.status === "published" ? new Date(publishedAt).toISOString() : null,
-      createdAt: new Date(publishedAt - 2 * 3_600_000).toISOString(),
+      createdAt: subHours(publishedAt, 2).toISOString(),
       views: total,
       seoDescription: a.seoDescription,
       featuredImage: a.image,
@@ -144,7 +143,7 @@ async function seedNewsroom(
   // The home page's own daily visits, for the site-wide charts.
   for (let d = HISTORY_DAYS; d >= 0; d--) {
     const views = 800 + Math.round(random() * 700 + (d % 7 < 2 ? -250 : 0));
-    await trx.insertInto("page_views").values({ day: isoDay(now - d * DAY), path: "/", article_id: null, views }).execute();
+    await trx.insertInto("page_views").values({ day: utcDayBefore(now, d), path: "/", article_id: null, views }).execute();
   }
 
   // Homepage layout: newest for hero and main, most read for trending, the rest spread out.

@@ -1,13 +1,11 @@
 import { db } from "../../db/index";
+import { utcDayBefore } from "../utils/dates";
 import { countArticles } from "./article-queries.server";
 
 // Figures for the dashboard, the analytics screen and GET /api/analytics/dashboard (SPEC §3
 // 'Dashboard statistics'). Views are article page views, so total >= month >= week: total_views
 // is the articles' own counters; the windows and the chart read the daily page_views counters.
 // 'This week' is the last 7 days including today, 'this month' the last 30 (SPEC §9), in UTC days.
-
-const DAY = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface DailyViews {
   date: string;
@@ -31,14 +29,14 @@ export interface DashboardStats {
 function fillDays(rows: { day: string; views: number | string | null }[], days: number, now: number): DailyViews[] {
   const byDay = new Map(rows.map((r) => [r.day, Number(r.views ?? 0)]));
   return Array.from({ length: days }, (_, i) => {
-    const date = isoDay(now - (days - 1 - i) * DAY);
+    const date = utcDayBefore(now, days - 1 - i);
     return { date, views: byDay.get(date) ?? 0 };
   });
 }
 
 export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 } = {}): Promise<DashboardStats> {
-  const monthStart = isoDay(now - 29 * DAY);
-  const weekStart = isoDay(now - 6 * DAY);
+  const monthStart = utcDayBefore(now, 29);
+  const weekStart = utcDayBefore(now, 6);
 
   const [counts, daily, topArticles, recentArticles] = await Promise.all([
     countArticles(),
@@ -89,7 +87,7 @@ export async function getArticleAnalytics({ id, days = 30, now = Date.now() }: {
     .selectFrom("page_views")
     .select(["day", (eb) => eb.fn.sum<number>("views").as("views")])
     .where("article_id", "=", id)
-    .where("day", ">=", isoDay(now - (days - 1) * DAY))
+    .where("day", ">=", utcDayBefore(now, days - 1))
     .groupBy("day")
     .execute();
   const daily_views = fillDays(rows, days, now);

@@ -1,4 +1,9 @@
-import { db } from "../../db/index";
+import { randomUUID } from "node:crypto";
+import { db, writeTransaction, type DB } from "../../db/index";
+import type { CategoryInput } from "../utils/newsroom-rules";
+import { DomainError } from "../utils/errors";
+import { invalidatePublicCache } from "../utils/page-cache.server";
+import { firstFreeSlug, slugify } from "../utils/slug.server";
 
 // Categories (SPEC §3 'Category'). Reads used by the public site live here beside the newsroom's
 // writes, so both sides share one model.
@@ -38,13 +43,6 @@ export async function listMenuCategories() {
 // ---------------------------------------------------------------------------------------------
 // Newsroom: category management (SPEC §2 'Categories', DESIGN §5: admin and editor write,
 // reporters read). The /admin/categories screen and /api/categories call these same functions.
-
-import { randomUUID } from "node:crypto";
-import { writeTransaction, type DB } from "../../db/index";
-import type { CategoryInput } from "../utils/newsroom-rules";
-import { DomainError } from "../utils/errors";
-import { invalidatePublicCache } from "../utils/page-cache.server";
-import { firstFreeSlug, slugify } from "../utils/slug.server";
 
 export interface CategoryView {
   id: string;

@@ -1,5 +1,8 @@
-import { db } from "../../db/index";
+import { z } from "zod";
+import { db, writeTransaction } from "../../db/index";
 import type { BlockId } from "../../db/schema";
+import { DomainError } from "../utils/errors";
+import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 import { articleRows } from "./article-queries.server";
 
 // The homepage layout (SPEC §3 'Homepage config', §9): five blocks, each an ordered list of
@@ -37,11 +40,6 @@ export async function getHomepageLayout(): Promise<Record<BlockId, string[]>> {
 
 // ---------------------------------------------------------------------------------------------
 // Homepage editor (issue 6): the config shape of SPEC §3, the block rules of SPEC §5 and saving.
-
-import { z } from "zod";
-import { writeTransaction } from "../../db/index";
-import { DomainError } from "../utils/errors";
-import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 
 export type HomepageLayout = Record<BlockId, string[]>;
 

@@ -6,16 +6,17 @@ import sharp from "sharp";
 import { sql } from "kysely";
 import { dataDir, db, getHandle, type DB } from "../../db/index";
 import type { Media } from "../../db/schema";
+import { daysBefore } from "../utils/dates";
 import type { Role } from "../utils/roles";
 import { DomainError } from "../utils/errors";
+import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
 import { VARIANT_WIDTHS } from "../utils/media-url";
+import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
 
 // The media library (SPEC §2 'Media library', §3 'Media item'; DESIGN §8; SECURITY.md 'Uploads').
 // Files live in DATA_DIR/uploads under random server-made names: /media/<name>.<ext> for the
 // original and /media/<name>-w<width>.webp for each resized variant (app/utils/media-url.ts).
 // Nothing a client sends ever names a path: the original file name is only a label.
-
-import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
 
 export { MAX_IMAGE_BYTES };
 /** Decompression bombs: a small file that decodes to a huge bitmap is refused. */
@@ -71,7 +72,7 @@ export function sniffImageType(bytes: Uint8Array): { mime: ImageMime; ext: strin
 
 /** A display label from a client's file name: no folders, no control characters, bounded. */
 export function cleanFileName(fileName: string): string {
-  // eslint-disable-next-line no-control-regex
+  // Stripping control characters is the point of this pattern (the lint rule no-control-regex flags it).
   const base = basename(String(fileName).replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f]/g, "").trim();
   const name = base.length > MAX_NAME_LENGTH ? base.slice(0, MAX_NAME_LENGTH) : base;
   return name || "image";
@@ -240,8 +241,6 @@ export function toMediaItem(row: Media): MediaItem {
   };
 }
 
-import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
-
 export { MEDIA_TYPES, type MediaTypeFilter };
 
 const registered = new WeakSet<object>();
@@ -289,7 +288,7 @@ export async function getMedia({ id }: { id: string }, executor: DB = db): Promi
 
 /** The four counters of the library: total, bytes, added in the last 7 days. */
 export async function mediaStats(executor: DB = db): Promise<{ total: number; bytes: number; lastWeek: number }> {
-  const since = new Date(Date.now() - 7 * 24 * 3600 * 1000).toISOString();
+  const since = daysBefore(Date.now(), 7).toISOString();
   const row = await executor
     .selectFrom("media")
     .select((eb) => [

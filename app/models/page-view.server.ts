@@ -4,7 +4,7 @@ import { bySlugOrId, findRedirectedArticle } from "./article-queries.server";
 
 // Page views (DESIGN §8, §9): daily counters per path in `page_views`, and each article's running
 // total in `articles.views`. The analytics model reads both (article rows have article_id set).
-// Views reach this model in batches from the view counter (app/utils/view-counter.server.ts).
+// Views reach this model in batches from the view counter (app/services/view-counter.server.ts).
 
 export interface PageViewCount {
   /** UTC day, YYYY-MM-DD (the analytics windows are UTC days). */

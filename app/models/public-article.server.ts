@@ -57,12 +57,6 @@ export function toCard(row: CardRow): Card {
   };
 }
 
-/** Whether any article is published at all (else the home shows the built-in sample). */
-export async function hasPublishedArticles(): Promise<boolean> {
-  const row = await db.selectFrom("articles").select("id").where("status", "=", "published").limit(1).executeTakeFirst();
-  return Boolean(row);
-}
-
 export type HomepageBlocks = Record<BlockId, Card[]>;
 
 /**

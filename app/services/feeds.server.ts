@@ -1,6 +1,7 @@
 import { MENU_CATEGORY_SLUGS } from "../models/category.server";
 import { listFeedArticles, listSitemapEntries } from "../models/public-article.server";
 import { getSettings } from "../models/settings.server";
+import { utcDay } from "../utils/dates";
 import { getBaseUrl } from "./public-site.server";
 
 // RSS, sitemap and robots.txt (DESIGN §8). Absolute URLs from the canonical_url setting, else
@@ -53,7 +54,7 @@ ${items.join("\n")}
 `;
 }
 
-const day = (iso: string | null | undefined) => (iso ? new Date(iso).toISOString().slice(0, 10) : undefined);
+const day = (iso: string | null | undefined) => (iso ? utcDay(iso) : undefined);
 
 /** sitemap.xml: home, the menu categories and every published article with its last change. */
 export async function buildSitemap(): Promise<string> {

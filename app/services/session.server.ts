@@ -112,9 +112,3 @@ export function sessionStorage() {
 export async function getSession(request: Request): Promise<Session<SessionData, FlashData>> {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }
-
-/** The raw token behind the request's session cookie, if any (to spare it on password change). */
-export async function getCookieToken(request: Request): Promise<string | undefined> {
-  const session = await getSession(request);
-  return session.id || undefined;
-}

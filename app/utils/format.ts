@@ -1,25 +1,17 @@
-// Dates are shown in the newsroom's time zone on both sides, so the server's rendering and the
-// browser's hydration agree whatever zone either machine runs in.
-const ZONE = "Europe/Kyiv";
+import { tz } from "@date-fns/tz";
+import { format } from "date-fns";
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  timeZone: ZONE,
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
+// Dates are shown in the newsroom's time zone on both sides, so the server's rendering and the
+// browser's hydration agree whatever zone either machine runs in. Made once: @date-fns/tz keeps
+// one offset formatter per zone, so a call builds no Intl object.
+const kyiv = tz("Europe/Kyiv");
 
 /** 'Nov 22, 2026, 14:05', or '—' when there is no date. */
 export function formatDateTime(iso: string | null | undefined): string {
-  return iso ? dateTime.format(new Date(iso)) : "—";
+  return iso ? format(iso, "MMM d, yyyy, HH:mm", { in: kyiv }) : "—";
 }
-
-const dateOnly = new Intl.DateTimeFormat("en-US", { timeZone: ZONE, month: "short", day: "numeric", year: "numeric" });
 
 /** 'Nov 22, 2026' (SPEC §9 'MMM d, yyyy'), or '' when there is no date. */
 export function formatDate(iso: string | null | undefined): string {
-  return iso ? dateOnly.format(new Date(iso)) : "";
+  return iso ? format(iso, "MMM d, yyyy", { in: kyiv }) : "";
 }

@@ -162,11 +162,3 @@ export function cacheTagsFor(pathname: string): string[] {
 export function publicCacheGeneration(): number {
   return state.generation;
 }
-
-export function publicCacheSize(): number {
-  return state.entries.size;
-}
-
-export function publicCacheStats() {
-  return { entries: state.entries.size, bytes: state.bytes, hits: state.hits, misses: state.misses };
-}

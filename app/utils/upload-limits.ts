@@ -1,4 +1,4 @@
-// Limits of image uploads shared by server.ts (its body cap) and app/utils/upload.server.ts.
+// Limits of image uploads shared by server.ts (its body cap) and app/services/upload.server.ts.
 
 /** SPEC §9: at most 5 MB (5242880 bytes) per image. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

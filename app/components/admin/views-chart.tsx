@@ -1,3 +1,4 @@
+import { format, parseISO } from "date-fns";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatCount } from "./stat-card";
@@ -11,7 +12,8 @@ export interface DailyViews {
 // tooltip 'Date: {date}' and '{n} views' under the series name 'Views'.
 const HEIGHT = 256;
 const STATIC_WIDTH = 720;
-const dayMonth = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
+// A chart day is a calendar date (no time), read and shown in the same local zone.
+const dayMonth = (date: string) => format(parseISO(date), "dd/MM");
 
 // ResponsiveContainer passes the measured width and height to its direct child.
 function Chart({ data, width, height }: { data: DailyViews[]; width?: number; height?: number }) {

@@ -4,7 +4,7 @@ import { jsonLd } from "~/utils/seo-meta";
 import { HomeBlocks } from "./home-blocks";
 
 /** Structured data of the home: the news organisation and the hero article (SPEC §2). */
-export function homeJsonLd(site: PublicSite, home: HomeData) {
+function homeJsonLd(site: PublicSite, home: HomeData) {
   const organization = {
     "@type": "NewsMediaOrganization",
     "@id": `${site.baseUrl}/#organization`,
