@@ -197,7 +197,9 @@ export default function ArticleList() {
                     <span className={`status status-${a.status}`}>{STATUS_LABELS[a.status]}</span>
                   </td>
                   <td data-label="Views">{a.views.toLocaleString("en-US")}</td>
-                  <td className="nowrap" data-label="Created">{formatDate(a.created_at)}</td>
+                  <td className="nowrap" data-label="Created">
+                    {formatDate(a.created_at)}
+                  </td>
                   <td>
                     <div className="row-actions">
                       {a.editable ? (

@@ -38,7 +38,11 @@ test.describe("article list fits the screen", () => {
     expect(fit.doc).toBeLessThanOrEqual(DESKTOP.width);
     for (let i = 0; i < 20; i++) {
       const row = rows.nth(i);
-      const actions = [row.getByRole("link", { name: /^Edit / }), row.getByRole("button", { name: /^(Publish|Unpublish) / }), row.getByRole("button", { name: /^Delete / })];
+      const actions = [
+        row.getByRole("link", { name: /^Edit / }),
+        row.getByRole("button", { name: /^(Publish|Unpublish) / }),
+        row.getByRole("button", { name: /^Delete / }),
+      ];
       for (const action of actions) {
         const b = await box(action);
         expect(b.x).toBeGreaterThanOrEqual(0);
@@ -58,7 +62,11 @@ test.describe("article list fits the screen", () => {
     await expect(rows).toHaveCount(20);
     for (const i of [0, 7, 19]) {
       const row = rows.nth(i);
-      for (const action of [row.getByRole("link", { name: /^Edit / }), row.getByRole("button", { name: /^(Publish|Unpublish) / }), row.getByRole("button", { name: /^Delete / })]) {
+      for (const action of [
+        row.getByRole("link", { name: /^Edit / }),
+        row.getByRole("button", { name: /^(Publish|Unpublish) / }),
+        row.getByRole("button", { name: /^Delete / }),
+      ]) {
         await action.scrollIntoViewIfNeeded();
         const b = await box(action);
         expect(b.x).toBeGreaterThanOrEqual(0);
@@ -97,7 +105,10 @@ test.describe("homepage editor", () => {
       const block = page.locator('[data-block="main"]');
       await expect(block.getByRole("button", { name: /^Видалити з блоку:/ }).first()).toBeVisible();
       page.on("dialog", (d) => d.accept());
-      await block.getByRole("button", { name: /^Видалити з блоку:/ }).first().click();
+      await block
+        .getByRole("button", { name: /^Видалити з блоку:/ })
+        .first()
+        .click();
       // The block has room again: its add-article form (a select of long titles) comes back.
       const add = block.getByRole("button", { name: /^Додати статтю в блок:/ });
       await expect(add).toBeVisible();
@@ -124,7 +135,10 @@ test.describe("homepage editor", () => {
     await expect(page).toHaveURL("/admin/homepage");
 
     const count = await block.locator(".hp-item").count();
-    await block.getByRole("button", { name: /^Видалити з блоку:/ }).first().click();
+    await block
+      .getByRole("button", { name: /^Видалити з блоку:/ })
+      .first()
+      .click();
     await expect(block.locator(".hp-item")).toHaveCount(count - 1);
     let asked = "";
     page.once("dialog", async (dialog) => {

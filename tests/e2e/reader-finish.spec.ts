@@ -67,7 +67,12 @@ function allowed(robots: string, path: string) {
     const m = /^(Allow|Disallow):\s*(\S*)\s*$/i.exec(line.trim());
     if (!m || !m[2]) continue;
     const rule = m[2];
-    const re = new RegExp(`^${rule.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\\\$$/, "$")}`);
+    const re = new RegExp(
+      `^${rule
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")
+        .replace(/\\\$$/, "$")}`,
+    );
     if (!re.test(path)) continue;
     const allow = m[1].toLowerCase() === "allow";
     if (rule.length > best.length || (rule.length === best.length && allow)) best = { length: rule.length, allow };
