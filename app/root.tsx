@@ -33,6 +33,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Public pages follow the system's dark scheme (issue 17); the admin stays light. */}
+        {publicData ? <meta name="color-scheme" content="light dark" /> : null}
         <Meta />
         <Links />
       </head>

@@ -9,7 +9,11 @@ import { getPublicSite } from "~/services/public-site.server";
 // The public reader site's chrome (SPEC §2 'Header and footer'): a pathless layout, so the admin
 // keeps its own shell. Its data (site settings, menu) also feeds every public page's meta.
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  // Feed discovery on every public page (issue 17); a relative address resolves against the page.
+  { rel: "alternate", type: "application/rss+xml", title: "Наука UA — RSS", href: "/rss.xml" },
+];
 
 export async function loader() {
   const [site, categories] = await Promise.all([getPublicSite(), listMenuCategories()]);

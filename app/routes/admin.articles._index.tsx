@@ -184,16 +184,18 @@ export default function ArticleList() {
                     </Link>
                     {a.subtitle ? <div className="muted small">{a.subtitle}</div> : null}
                   </td>
-                  <td>
+                  <td data-label="URL">
                     <ArticleUrl slug={a.slug || a.id} title={a.title} />
                   </td>
-                  <td>{a.author?.profile.name || a.author?.username || "—"}</td>
-                  <td>{a.category?.name ?? "—"}</td>
+                  <td data-label="Author">{a.author?.profile.name || a.author?.username || "—"}</td>
+                  <td data-label="Category">{a.category?.name ?? "—"}</td>
                   <td>
                     <span className={`status status-${a.status}`}>{STATUS_LABELS[a.status]}</span>
                   </td>
-                  <td>{a.views.toLocaleString("en-US")}</td>
-                  <td className="nowrap">{formatDate(a.created_at)}</td>
+                  <td data-label="Views">{a.views.toLocaleString("en-US")}</td>
+                  <td className="nowrap" data-label="Created">
+                    {formatDate(a.created_at)}
+                  </td>
                   <td>
                     <div className="row-actions">
                       {a.editable ? (

@@ -66,7 +66,7 @@ export default function AdminLayout() {
               </summary>
               <div className="avatar-menu-panel">
                 <p className="avatar-name">{displayName}</p>
-                <p className="avatar-email">{user.email}</p>
+                <p className="avatar-email" title={user.email}>{user.email}</p>
                 <Form method="post" action="/admin/logout">
                   <button type="submit" className="button button-secondary">
                     Вийти

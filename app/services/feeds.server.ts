@@ -83,6 +83,8 @@ export async function buildRobots(): Promise<string> {
   const [base, seo] = await Promise.all([getBaseUrl(), getSettings("seo")]);
   const rules = seo.robots.startsWith("noindex")
     ? ["Disallow: /"]
-    : ["Allow: /", "Disallow: /admin", "Disallow: /api/", "Allow: /api/seo/sitemap.xml", "Disallow: /search"];
+    : // No '/search' rule: it is also the 'all news' archive ('ALL SCIENCE NEWS'), and its
+      // result pages say noindex in their own meta, which a crawler must be let in to read.
+      ["Allow: /", "Disallow: /admin", "Disallow: /api/", "Allow: /api/seo/sitemap.xml"];
   return ["User-agent: *", ...rules, "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n");
 }

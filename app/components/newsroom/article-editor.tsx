@@ -1,4 +1,4 @@
-import { Form, Link, useBlocker, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
@@ -6,6 +6,7 @@ import type { EditorValues } from "~/services/article-form.server";
 import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
+import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -96,22 +97,7 @@ export function ArticleEditor(props: EditorProps) {
   }, [created, navigate]);
 
   // Unsaved changes: warn before leaving the page or following an in-app link.
-  const guard = hydrated && dirty && !saving && !created;
-  useEffect(() => {
-    if (!guard) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [guard]);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => guard && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("Є незбережені зміни. Залишити сторінку без збереження?")) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
+  useUnsavedChangesWarning(hydrated && dirty && !saving && !created);
 
   // Instant preview in the browser: the public markdown pipeline + DOMPurify on the native DOM.
   useEffect(() => {

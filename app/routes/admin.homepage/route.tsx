@@ -31,6 +31,7 @@ import {
 import styles from "~/styles/homepage-editor.css";
 import { requireRole } from "~/services/auth.server";
 import { DomainError } from "~/utils/errors";
+import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { formFailureOf } from "~/utils/forms";
@@ -146,6 +147,9 @@ export default function HomepageEditor() {
   const titleOf = (id: string) => byId.get(id)?.title ?? id;
   const blockName = (id: string) => blocks.find((b) => b.id === id)?.name ?? id;
   const saving = fetcher.state !== "idle";
+  // The draft lives only in this page until «Зберегти»: ask before it is left (issue 17).
+  const dirty = useMemo(() => JSON.stringify(layout) !== JSON.stringify(loaded.layout), [layout, loaded.layout]);
+  useUnsavedChangesWarning(hydrated && dirty && !saving);
 
   function apply(op: LayoutOp): boolean {
     const result = applyLayoutOp(blocks, layout, op);
