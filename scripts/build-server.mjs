@@ -3,6 +3,7 @@
 // milliseconds. Nothing of app/, db/ or migrations/ may be bundled in: the server reaches the app
 // through the build's `runtime` export, so the process holds one copy of each module
 // (docs/decisions/012). The metafile check fails the build if one slips in.
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const result = await build({
@@ -20,6 +21,8 @@ const result = await build({
 
 const strays = Object.keys(result.metafile.inputs).filter((input) => /^(app|db|migrations)\//.test(input));
 if (strays.length) {
+  rmSync("build/server.js", { force: true });
+  rmSync("build/server.js.map", { force: true });
   console.error(`build/server.js must not bundle app/, db/ or migrations/ (docs/decisions/012); it took in:\n  ${strays.join("\n  ")}`);
   process.exit(1);
 }

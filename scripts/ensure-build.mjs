@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const outputs = ["build/server.js", "build/remix/index.js"];
-const sources = ["app", "db", "migrations", "server.ts", "remix.config.js", "package-lock.json"];
+const sources = ["app", "db", "migrations", "server.ts", "server", "remix.config.js", "package-lock.json"];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

@@ -1,0 +1,44 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../server-process";
+
+// Issue 12: one environment schema (app/utils/env.server.ts); a bad value stops the start with one
+// plain paragraph naming the variable, exit 1, before anything listens.
+const dir = mkdtempSync(join(tmpdir(), "news-env-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function startWith(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["build/server.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(await freePort()), DATA_DIR: dir, LOG_REQUESTS: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+describe("a bad environment variable", () => {
+  for (const [name, value] of [
+    ["PAGE_CACHE_MB", "abc"],
+    ["RATE_LIMIT_WINDOW", "-1"],
+    ["TRUST_PROXY", "10.0.0.300"],
+    ["LOG_REQUESTS", "yes"],
+  ]) {
+    it(`${name}=${value} stops the start, naming the variable`, async () => {
+      const result = await startWith({ [name]: value });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(`${name}="${value}"`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stdout).not.toMatch(/Наука UA: http/);
+    });
+  }
+});
