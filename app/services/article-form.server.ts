@@ -13,7 +13,7 @@ import { redirectWithFlash } from "./flash.server";
 // with the same schema as the JSON API and saved by the same model functions. The editor's
 // values are defined here once; the component imports the type.
 
-export const EDITOR_FIELDS = [
+const EDITOR_FIELDS = [
   "title",
   "subtitle",
   "content",

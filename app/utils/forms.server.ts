@@ -33,7 +33,7 @@ export function formValues(input: FormData | Record<string, unknown>): FormValue
   return values;
 }
 
-type ParseResult<S extends ZodTypeAny> = { ok: true; data: z.infer<S>; values: FormValues } | FormFailure;
+type ParseResult<S extends ZodTypeAny> = { ok: true; data: z.infer<S> } | FormFailure;
 
 /**
  * Validates a form with a zod schema. FormData is read like `form.get` (first value per name);
@@ -44,9 +44,9 @@ export function parseForm<S extends ZodTypeAny>(schema: S, input: FormData | Rec
   if (input instanceof FormData) {
     for (const [name, value] of input.entries()) if (!(name in raw)) raw[name] = value;
   } else Object.assign(raw, input);
-  const values = formValues(input);
   const parsed = schema.safeParse(raw);
-  if (parsed.success) return { ok: true, data: parsed.data, values };
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const values = formValues(input);
   const { _: formError, ...errors } = fieldErrors(parsed.error);
   return formError === undefined ? { ok: false, values, errors } : { ok: false, values, errors, formError };
 }

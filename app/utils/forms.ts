@@ -15,15 +15,9 @@ export interface FormFailure {
   formError?: string;
 }
 
-const NO_ERRORS: FieldErrors = {};
-
 /** The failure an action returned, or `undefined` after a success or before any post. */
 export function formFailureOf(result: unknown): FormFailure | undefined {
   const value = result as Partial<FormFailure> | null | undefined;
   return value && value.ok === false && typeof value.errors === "object" ? (value as FormFailure) : undefined;
 }
 
-/** The field errors of an action result ({} when there are none). */
-export function formErrors(result: unknown): FieldErrors {
-  return formFailureOf(result)?.errors ?? NO_ERRORS;
-}
