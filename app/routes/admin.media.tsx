@@ -13,7 +13,7 @@ import { variantUrl } from "~/utils/media-url";
 import { formFailureOf, type FormFailure } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
-import { NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
+import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
@@ -51,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!stored.length) return formFailure({}, 422, { ...NOTHING_STORED, rejected });
       return data({ ok: true as const, intent: "upload" as const, stored, rejected });
     } catch (error) {
-      if (error instanceof NotMultipartError || error instanceof UploadAbortedError || (error instanceof Error && error.name === "MaxPartSizeExceededError")) {
+      if (error instanceof NotMultipartError || error instanceof UploadAbortedError || error instanceof FieldTooLargeError) {
         return formFailure({ formError: "Upload failed. Please try again." }, 400, NOTHING_STORED);
       }
       throw error;

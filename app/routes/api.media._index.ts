@@ -4,7 +4,7 @@ import { listMedia, MEDIA_TYPES } from "~/models/media.server";
 import { requireUser } from "~/services/auth.server";
 import { fieldErrors } from "~/utils/forms.server";
 import { apiError, apiJson, apiRoute, listParams, methodNotAllowed } from "~/utils/http.server";
-import { NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
+import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
 
 const ListQuery = z.object({
   q: z.string().max(200, "Не більше 200 символів").default(""),
@@ -38,7 +38,7 @@ export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
       return apiError(415, "Очікується multipart/form-data з файлами зображень");
     }
     if (error instanceof UploadAbortedError) return apiError(400, "Завантаження перервано: тіло запиту неповне");
-    if (error instanceof Error && error.name === "MaxPartSizeExceededError") {
+    if (error instanceof FieldTooLargeError) {
       return apiError(413, "Текстове поле форми завелике");
     }
     throw error;

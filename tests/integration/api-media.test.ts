@@ -27,6 +27,7 @@ async function tokenFor(username: string) {
 let admin: string;
 let reporter: string;
 let otherReporter: string;
+let pngs: Buffer[];
 
 describe("/api/media", () => {
   beforeAll(async () => {
@@ -37,6 +38,7 @@ describe("/api/media", () => {
     admin = await tokenFor("boss");
     reporter = await tokenFor("rita");
     otherReporter = await tokenFor("roman");
+    pngs = await Promise.all([10, 11, 12, 13, 14, 15].map((w) => png(w, 10)));
   });
 
   it("401 without a token on every method", async () => {
@@ -60,6 +62,17 @@ describe("/api/media", () => {
     expect(body.data[1]).toMatchObject({ type: "image", mime: "image/png", dimensions: "1300x700", width: 1300, height: 700 });
     expect(body.rejected).toEqual([{ name: "lies.png", reason: expect.stringContaining("«lies.png»") }]);
     expect(files().filter((f) => !f.startsWith("."))).toHaveLength(8);
+  });
+
+  it("a real user's file name uploads: '=', ';', quotes, backslashes, Cyrillic and spaces (SECURITY.md 'Uploads')", async () => {
+    const names = ["a=b.png", "a;b.png", "x; filename=y.png", 'say "hi".png', "фото; звіт=1.png", "C:\\Users\\me\\pic.png"];
+    const res = await upload(reporter, names.map((name) => ({ name, bytes: Buffer.alloc(0), type: "image/png" })).map((p, i) => ({ ...p, bytes: pngs[i] })));
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.rejected).toEqual([]);
+    expect(body.data.map((d: { name: string }) => d.name)).toEqual(["a=b.png", "a;b.png", "x; filename=y.png", 'say %22hi%22.png', "фото; звіт=1.png", "pic.png"]);
+    // Clean up so the other tests' counts stay as they were.
+    for (const item of body.data) expect((await request(`/api/media/${item.id}`, { method: "DELETE", headers: auth(admin) })).status).toBe(204);
   });
 
   it("413 for a 6 MB file, 415 for text named .png and SVG, 422 with no file; nothing written", async () => {
