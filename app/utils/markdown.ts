@@ -1,5 +1,6 @@
 import { Marked, type Tokens } from "marked";
 import { responsiveImage } from "./media-url";
+import { isSafeLink } from "./safe-path";
 
 // One markdown pipeline for the public article and the editor preview (SPEC §5 'Markdown to
 // HTML'). This file runs on both sides; sanitising happens after it: in the browser with
@@ -12,11 +13,9 @@ export const SANITIZE_CONFIG = {
   FORBID_ATTR: ["style"],
   ADD_ATTR: ["target", "loading", "decoding"],
   ALLOW_DATA_ATTR: false,
-  // http, https, mailto and relative links only.
-  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  // http, https, mailto and relative links only; never `//host` or `/\host` (off-site).
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z/\\]|\/(?![/\\])|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
 } as const;
-
-const SAFE_URL = /^(https?:\/\/|mailto:|\/(?!\/)|#|\.\.?\/)/i;
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -34,14 +33,14 @@ const marked = new Marked({
   renderer: {
     link({ href, title, tokens }: Tokens.Link) {
       const text = this.parser.parseInline(tokens);
-      if (!SAFE_URL.test(href)) return text;
+      if (!isSafeLink(href)) return text;
       const external = /^https?:\/\//i.test(href);
       const titleAttr = title ? ` title="${escapeAttribute(title)}"` : "";
       const rel = external ? ` target="_blank" rel="noopener noreferrer"` : "";
       return `<a href="${escapeAttribute(href)}"${titleAttr}${rel}>${text}</a>`;
     },
     image({ href, title, text }: Tokens.Image) {
-      if (!SAFE_URL.test(href)) return "";
+      if (!isSafeLink(href)) return "";
       const alt = text || "Image in article";
       const titleAttr = title ? ` title="${escapeAttribute(title)}"` : "";
       // Uploads and demo images have resized WebP variants (media-url.ts): a phone downloads the

@@ -97,6 +97,20 @@ describe("renderArticleHtml (server sanitiser in a worker)", () => {
     }
   });
 
+  it("never links off-site through a path: //host, /\\host, a tab or newline between the slashes", async () => {
+    const vectors = ["[b](/\\evil.example)", "[b](//evil.example)", "[b](/%09/evil.example)", "[b](</\t/evil.example>)", "[b](\\\\evil.example)", "![i](/\\evil.example/x.png)"];
+    for (const vector of vectors) {
+      const html = await renderArticleHtml(vector);
+      const { document } = new JSDOM(`<body>${html}</body>`, { url: "https://news.example/article/a" }).window;
+      for (const el of Array.from(document.querySelectorAll("[href],[src]")) as HTMLAnchorElement[]) {
+        const target = new URL(el.getAttribute("href") ?? el.getAttribute("src") ?? "", "https://news.example/article/a");
+        expect(target.host, `${vector} → ${html}`).toBe("news.example");
+      }
+    }
+    // A plain same-site link still works.
+    expect(await renderArticleHtml("[b](/category/research)")).toContain('<a href="/category/research">b</a>');
+  });
+
   it("keeps safe markup and is idempotent", async () => {
     const once = await renderArticleHtml("## Заголовок\n\n[ЦЕРН](https://home.cern) ![опис](/images/a.jpg)");
     expect(once).toContain("<h2>Заголовок</h2>");
