@@ -3,6 +3,7 @@ import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
 import type { User } from "../../db/schema";
+import { isCommonPassword } from "../utils/common-passwords.server";
 import { DomainError } from "../utils/errors";
 import { ROLES, type Role } from "../utils/roles";
 import { revokeUserSessions } from "./session.server";
@@ -21,6 +22,14 @@ export const PasswordSchema = z
   .string()
   .min(8, "Пароль занадто короткий")
   .refine((value) => Buffer.byteLength(value, "utf8") <= 72, "Пароль задовгий (не більше 72 байтів)");
+/**
+ * A password someone chooses now (a new user, a changed password): also not a common one.
+ * The demo seed and ADMIN_PASSWORD take PasswordSchema only (README: the demo passwords are known).
+ */
+export const NewPasswordSchema = PasswordSchema.refine(
+  (value) => !isCommonPassword(value),
+  "Цей пароль надто поширений і легко вгадується: оберіть інший (наприклад, кілька випадкових слів)",
+);
 
 /** The public shape of a user (SPEC §3 'User'); never includes the password hash. */
 export interface UserView {
@@ -124,7 +133,7 @@ export const UserCreateSchema = z.object({
   email: EmailSchema,
   full_name: NameSchema,
   role: RoleSchema,
-  password: z.string({ required_error: REQUIRED }).min(1, REQUIRED).pipe(PasswordSchema),
+  password: z.string({ required_error: REQUIRED }).min(1, REQUIRED).pipe(NewPasswordSchema),
 });
 export type UserCreate = z.infer<typeof UserCreateSchema>;
 
@@ -134,7 +143,7 @@ export const UserUpdateSchema = z.object({
   bio: BioSchema.optional(),
   role: RoleSchema.optional(),
   is_active: z.boolean({ invalid_type_error: "Має бути true або false" }).optional(),
-  password: z.string().min(1, REQUIRED).pipe(PasswordSchema).optional(),
+  password: z.string().min(1, REQUIRED).pipe(NewPasswordSchema).optional(),
 });
 export type UserUpdate = z.infer<typeof UserUpdateSchema>;
 

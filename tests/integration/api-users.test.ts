@@ -73,6 +73,21 @@ describe("/api/users", () => {
     expect(Object.keys((await res.json()).errors).sort()).toEqual(["password", "username"]);
   });
 
+  it("refuses common passwords and passwords of spaces, on create and on change (SECURITY.md 'Weak passwords')", async () => {
+    const before = await userCount();
+    for (const password of ["password", "        ", "Password1", "qwertyuiop", "iloveyou", "1q2w3e4r5t"]) {
+      const res = await send("POST", "/api/users/", admin, { username: "weakling", email: "w1@example.com", role: "reporter", password });
+      expect(res.status, password).toBe(422);
+      expect((await res.json()).errors.password, password).toMatch(/надто поширений/);
+    }
+    expect(await userCount()).toBe(before);
+    const { id } = await (await send("POST", "/api/users/", admin, { username: "strong1", email: "s1@example.com", role: "reporter", password: "квітень-у-Львові" })).json();
+    const change = await send("PUT", `/api/users/${id}`, admin, { password: "football" });
+    expect(change.status).toBe(422);
+    expect((await change.json()).errors.password).toMatch(/надто поширений/);
+    expect((await send("PUT", `/api/users/${id}`, admin, { password: "inky-fjord-lantern" })).status).toBe(200);
+  });
+
   it("409 for a taken username, and nothing written", async () => {
     const before = await userCount();
     const res = await send("POST", "/api/users/", admin, { username: "EDDIE", email: "e2@example.com", role: "editor", password: "long-enough" });
