@@ -1,56 +1,79 @@
 import { db } from "../../db/index";
 
-// Lockout (SECURITY.md 'Sign-in'): per username, `max` failures within 15 minutes of each other
-// (since the last success) lock that username for 15 minutes after the last of them, even for the
-// right password; attempts refused during a lock are not recorded, so a lock ends on time.
-// Per address: 100 failures in an hour, across usernames (password spraying).
+// Lockout (SECURITY.md 'Sign-in'), three rules, so nobody can keep a colleague out:
+// - one username from one address: `max` failures within 15 minutes of each other (since that
+//   pair's last success) lock the pair for 15 minutes after the last of them, even for the right
+//   password; the same username from another address, and other usernames, are unaffected;
+// - one username from many addresses: after 20 failures in an hour it is slowed to one attempt a
+//   minute, never locked;
+// - one address across usernames: 100 failures in an hour are refused (password spraying).
+// Attempts refused by any rule are not recorded, so a lock ends on time.
 export const LOCK_MINUTES = 15;
+const USERNAME_SLOW_AFTER = 20;
+const USERNAME_SLOW_SECONDS = 60;
 const ADDRESS_LIMIT = 100;
-const ADDRESS_WINDOW_MINUTES = 60;
+const HOUR = 60;
 
 const minutes = (n: number) => n * 60_000;
 
-/** Seconds until this username or address may try again, or 0 when it may try now. */
-export async function getLockout({ username, ip, max }: { username: string; ip: string; max: number }) {
+/** Why a sign-in must wait: the pair is locked, the username is slowed, or the address is refused. */
+export type LockoutReason = "pair" | "username" | "address";
+
+/** Seconds until this username may try again from this address (0: now), and why. */
+export async function getLockout({ username, ip, max }: { username: string; ip: string; max: number }): Promise<{ wait: number; reason?: LockoutReason }> {
   const now = Date.now();
   const name = username.trim().toLowerCase();
-  const lastSuccess = await db
-    .selectFrom("login_attempts")
-    .select("created_at")
-    .where("username", "=", name)
-    .where("success", "=", 1)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  const failures = await db
-    .selectFrom("login_attempts")
-    .select("created_at")
-    .where("username", "=", name)
-    .where("success", "=", 0)
-    .where("created_at", ">", new Date(now - minutes(2 * LOCK_MINUTES)).toISOString())
-    .$if(Boolean(lastSuccess), (qb) => qb.where("created_at", ">", lastSuccess!.created_at))
-    .orderBy("created_at", "desc")
-    .limit(max)
-    .execute();
-  let wait = 0;
-  if (failures.length >= max) {
-    const newest = Date.parse(failures[0].created_at);
-    const oldest = Date.parse(failures[failures.length - 1].created_at);
-    if (newest - oldest < minutes(LOCK_MINUTES)) wait = newest + minutes(LOCK_MINUTES) - now;
+  const waits: { ms: number; reason: LockoutReason }[] = [];
+
+  // The failures of a username (from one address, or from all) since its last success.
+  const failuresSince = async (windowMinutes: number, limit: number, fromIp?: string) => {
+    const lastSuccess = await db
+      .selectFrom("login_attempts")
+      .select("created_at")
+      .where("username", "=", name)
+      .where("success", "=", 1)
+      .$if(fromIp !== undefined, (qb) => qb.where("ip", "=", fromIp!))
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return db
+      .selectFrom("login_attempts")
+      .select("created_at")
+      .where("username", "=", name)
+      .where("success", "=", 0)
+      .where("created_at", ">", new Date(now - minutes(windowMinutes)).toISOString())
+      .$if(fromIp !== undefined, (qb) => qb.where("ip", "=", fromIp!))
+      .$if(Boolean(lastSuccess), (qb) => qb.where("created_at", ">", lastSuccess!.created_at))
+      .orderBy("created_at", "desc")
+      .limit(limit)
+      .execute();
+  };
+
+  const pair = await failuresSince(2 * LOCK_MINUTES, max, ip);
+  if (pair.length >= max) {
+    const newest = Date.parse(pair[0].created_at);
+    const oldest = Date.parse(pair[pair.length - 1].created_at);
+    if (newest - oldest < minutes(LOCK_MINUTES)) waits.push({ ms: newest + minutes(LOCK_MINUTES) - now, reason: "pair" });
   }
 
-  const since = new Date(now - minutes(ADDRESS_WINDOW_MINUTES)).toISOString();
+  const anywhere = await failuresSince(HOUR, USERNAME_SLOW_AFTER);
+  if (anywhere.length >= USERNAME_SLOW_AFTER) {
+    waits.push({ ms: Date.parse(anywhere[0].created_at) + USERNAME_SLOW_SECONDS * 1000 - now, reason: "username" });
+  }
+
   const byAddress = await db
     .selectFrom("login_attempts")
     .select([(eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("created_at").as("oldest")])
     .where("ip", "=", ip)
     .where("success", "=", 0)
-    .where("created_at", ">", since)
+    .where("created_at", ">", new Date(now - minutes(HOUR)).toISOString())
     .executeTakeFirstOrThrow();
   if (Number(byAddress.n) >= ADDRESS_LIMIT && byAddress.oldest) {
-    wait = Math.max(wait, Date.parse(byAddress.oldest as string) + minutes(ADDRESS_WINDOW_MINUTES) - now);
+    waits.push({ ms: Date.parse(byAddress.oldest as string) + minutes(HOUR) - now, reason: "address" });
   }
-  return Math.max(0, Math.ceil(wait / 1000));
+
+  const longest = waits.filter((w) => w.ms > 0).sort((a, b) => b.ms - a.ms)[0];
+  return longest ? { wait: Math.ceil(longest.ms / 1000), reason: longest.reason } : { wait: 0 };
 }
 
 export async function recordLoginAttempt({ username, ip, success }: { username: string; ip: string; success: boolean }) {

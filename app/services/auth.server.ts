@@ -92,14 +92,15 @@ export async function authenticate({
 }): Promise<LoginResult> {
   const ip = clientAddress(request);
   const { max_login_attempts } = await getSettings("security");
-  const wait = await getLockout({ username, ip, max: max_login_attempts });
+  const { wait, reason } = await getLockout({ username, ip, max: max_login_attempts });
   if (wait > 0) {
     const minutes = Math.ceil(wait / 60);
+    const why = reason === "username" ? " для цього користувача: дозволено одну спробу на хвилину" : "";
     return {
       ok: false,
       status: 429,
       retryAfter: wait,
-      message: `Забагато невдалих спроб входу. Спробуйте знову через ${minutes} хв.`,
+      message: `Забагато невдалих спроб входу${why}. Спробуйте знову через ${minutes} хв.`,
     };
   }
   const user = await verifyLogin({ username, password });

@@ -45,12 +45,12 @@ describe("sign-in", () => {
     expect(result).toMatchObject({ ok: false, status: 403 });
   });
 
-  it("locks a username after 5 failures for 15 minutes, even with the right password", async () => {
+  it("locks a username from one address after 5 failures for 15 minutes, even with the right password", async () => {
     await createUser({ username: "locked", email: "l@example.com", password: "correct-horse", role: "reporter" });
     for (let i = 0; i < 5; i++) {
       expect(await authenticate({ username: "locked", password: "nope-nope", request: from("192.0.2.1") })).toMatchObject({ status: 401 });
     }
-    const refused = await authenticate({ username: "locked", password: "correct-horse", request: from("192.0.2.2") });
+    const refused = await authenticate({ username: "locked", password: "correct-horse", request: from("192.0.2.1") });
     expect(refused).toMatchObject({ ok: false, status: 429 });
     if (refused.ok) throw new Error("unreachable");
     expect(refused.message).toMatch(/Забагато невдалих спроб входу/);
@@ -59,6 +59,9 @@ describe("sign-in", () => {
 
     // Other users, from the same address, are unaffected.
     expect(await authenticate({ username: "olena", password: "correct-horse", request: from("192.0.2.1") })).toMatchObject({ ok: true });
+    // So is the same user from another address: five requests cannot keep a colleague out.
+    expect(await authenticate({ username: "locked", password: "nope-nope", request: from("192.0.2.2") })).toMatchObject({ status: 401 });
+    expect(await authenticate({ username: "locked", password: "nope-nope", request: from("192.0.2.1") })).toMatchObject({ status: 429 });
 
     // Refused attempts are not counted, so the lock ends 15 minutes after the fifth failure.
     await shiftAttempts("locked", 15.1);
@@ -77,6 +80,24 @@ describe("sign-in", () => {
     await shiftAttempts("spread", 20);
     await authenticate({ username: "spread", password: "x-wrong-x", request: from("192.0.2.10") });
     expect(await authenticate({ username: "spread", password: "x-wrong-x", request: from("192.0.2.10") })).toMatchObject({ status: 401 });
+  });
+
+  it("slows, never locks, a username attacked from many addresses: one attempt a minute after 20 failures", async () => {
+    await createUser({ username: "target", email: "t@example.com", password: "correct-horse", role: "editor" });
+    for (let i = 0; i < 20; i++) {
+      expect(await authenticate({ username: "target", password: "nope-nope", request: from(`203.0.113.${i + 1}`) })).toMatchObject({ status: 401 });
+    }
+    // From a fresh address, right or wrong password: wait for the minute to pass.
+    const slowed = await authenticate({ username: "target", password: "correct-horse", request: from("203.0.113.200") });
+    expect(slowed).toMatchObject({ ok: false, status: 429 });
+    if (slowed.ok) throw new Error("unreachable");
+    expect(slowed.retryAfter).toBeGreaterThan(0);
+    expect(slowed.retryAfter).toBeLessThanOrEqual(60);
+    expect(slowed.message).toMatch(/одну спробу на хвилину/);
+    // A minute later the owner signs in; no address was locked for 15 minutes.
+    await shiftAttempts("target", 1.05);
+    expect(await authenticate({ username: "target", password: "correct-horse", request: from("203.0.113.200") })).toMatchObject({ ok: true });
+    expect(await authenticate({ username: "target", password: "correct-horse", request: from("203.0.113.1") })).toMatchObject({ ok: true });
   });
 
   it("refuses an address that failed 100 times in an hour, across usernames", async () => {
