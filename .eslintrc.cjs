@@ -16,6 +16,13 @@ module.exports = {
   ignorePatterns: ["build/", "public/build/", "node_modules/", "test-results/", "playwright-report/", "data/"],
 
   extends: ["eslint:recommended"],
+  rules: {
+    // A `let` assigned once but read in a callback before that line (the render abort timer of
+    // entry.server.tsx) cannot be a const.
+    "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
+    // We strip control characters on purpose (file names, redirect targets, test vectors).
+    "no-control-regex": "off",
+  },
 
   overrides: [
     // React
@@ -35,6 +42,9 @@ module.exports = {
         "react/jsx-no-leaked-render": ["warn", { validStrategies: ["ternary"] }],
         // Types are checked by TypeScript; prop-types would repeat them.
         "react/prop-types": "off",
+        // Focus moves into a dialog when it opens (WAI-ARIA dialog pattern), and to the sign-in
+        // field on the page whose only task it is.
+        "jsx-a11y/no-autofocus": "off",
       },
     },
 
@@ -50,7 +60,13 @@ module.exports = {
           typescript: { alwaysTryTypes: true },
         },
       },
-      extends: ["plugin:@typescript-eslint/recommended", "plugin:@typescript-eslint/stylistic", "plugin:import/recommended", "plugin:import/typescript", "prettier"],
+      extends: [
+        "plugin:@typescript-eslint/recommended",
+        "plugin:@typescript-eslint/stylistic",
+        "plugin:import/recommended",
+        "plugin:import/typescript",
+        "prettier",
+      ],
       rules: {
         "import/order": [
           "error",
@@ -63,6 +79,18 @@ module.exports = {
         // `_name` marks an argument a signature needs and the body does not (Express error handlers).
         "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       },
+    },
+
+    // Tests read JSON bodies of any shape; migrations are written against Kysely<any> (STYLE.md
+    // 'Rooms'); the autocannon typings describe an untyped package.
+    {
+      files: ["tests/**", "migrations/**", "db/migrate.ts", "scripts/**"],
+      rules: { "@typescript-eslint/no-explicit-any": "off" },
+    },
+    // SPEC §2: the footer's quick and social links are placeholders until those pages exist.
+    {
+      files: ["app/components/public/site-footer.tsx"],
+      rules: { "jsx-a11y/anchor-is-valid": "off" },
     },
   ],
 };

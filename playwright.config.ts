@@ -14,7 +14,9 @@ export const baseURL = `http://127.0.0.1:${port}`;
 // DESIGN §2: Debian's Chromium; Playwright's own download cannot work here.
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
-const GLOBAL_SPECS = readdirSync("tests/e2e").filter((f) => f.endsWith(".global.spec.ts")).sort();
+const GLOBAL_SPECS = readdirSync("tests/e2e")
+  .filter((f) => f.endsWith(".global.spec.ts"))
+  .sort();
 
 const browser = {
   ...devices["Desktop Chrome"],

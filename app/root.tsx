@@ -1,15 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  LiveReload,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import styles from "./styles/app.css";
 import { useNonce } from "./utils/nonce";
@@ -62,9 +52,7 @@ export function ErrorBoundary() {
     <main id="main" className="error-page">
       <h1>{notFound ? "Сторінку не знайдено" : busy ? "Сервер тимчасово зайнятий" : "Error"}</h1>
       <p>
-        {notFound
-          ? "Такої сторінки немає. Можливо, її видалили або адресу введено з помилкою."
-          : (busy ?? "Щось пішло не так. Спробуйте оновити сторінку.")}
+        {notFound ? "Такої сторінки немає. Можливо, її видалили або адресу введено з помилкою." : (busy ?? "Щось пішло не так. Спробуйте оновити сторінку.")}
       </p>
       <p>
         <a href="/">На головну</a>

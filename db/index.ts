@@ -81,8 +81,8 @@ export function getHandle(): Handle {
 /** The Kysely instance every model uses. */
 export const db: DB = new Proxy({} as DB, {
   get(_target, property) {
-    const instance = getHandle().db as any;
-    const value = instance[property];
+    const instance = getHandle().db;
+    const value = Reflect.get(instance, property);
     return typeof value === "function" ? value.bind(instance) : value;
   },
 });

@@ -1,6 +1,6 @@
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
-import type { DB } from "./index";
 import * as initial from "../migrations/2026_11_22_000001_initial";
+import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
 // server; add each new file to this list (names sort in the order they run).
@@ -17,7 +17,10 @@ export async function migrateToLatest(db: DB): Promise<void> {
   // Kysely also refuses unknown applied migrations; checking first gives a clearer message.
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   const applied = tables.some((t) => t.name === "kysely_migration")
-    ? await db.selectFrom("kysely_migration" as any).select("name").execute()
+    ? await db
+        .selectFrom("kysely_migration" as any)
+        .select("name")
+        .execute()
     : [];
   const unknown = applied.map((r: any) => r.name as string).filter((name) => !known.has(name));
   if (unknown.length) {

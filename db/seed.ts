@@ -1,6 +1,5 @@
-import type { DB } from "./index";
-import { db, writeTransaction } from "./index";
-import { seedArticles, seedCategories } from "./seed-content";
+import { randomUUID } from "node:crypto";
+import { subHours } from "date-fns";
 import { insertArticle } from "../app/models/article.server";
 import { HOMEPAGE_BLOCKS } from "../app/models/homepage.server";
 import { saveSettings } from "../app/models/settings.server";
@@ -9,8 +8,9 @@ import { daysBefore, utcDayBefore } from "../app/utils/dates";
 import { renderArticleHtml } from "../app/utils/markdown.server";
 import type { Role } from "../app/utils/roles";
 import type { BlockId } from "./schema";
-import { randomUUID } from "node:crypto";
-import { subHours } from "date-fns";
+import { seedArticles, seedCategories } from "./seed-content";
+import { db, writeTransaction } from "./index";
+import type { DB } from "./index";
 
 // DESIGN §3: on an empty database, the eight categories, and either the demo newsroom
 // (SEED_DEMO=1) or the first admin from ADMIN_USERNAME/ADMIN_PASSWORD, or both. Everything is
@@ -59,9 +59,7 @@ export async function seedDatabase({
   }
 
   // Slow work (bcrypt, markdown rendering) happens before the write lock is taken.
-  const articles = demo
-    ? await Promise.all(seedArticles.map(async (a) => ({ ...a, html: await renderArticleHtml(a.content) })))
-    : [];
+  const articles = demo ? await Promise.all(seedArticles.map(async (a) => ({ ...a, html: await renderArticleHtml(a.content) }))) : [];
 
   await writeTransaction(async (trx) => {
     if (await isSeeded(trx)) return;
@@ -135,7 +133,10 @@ async function seedNewsroom(
       tags: a.tags,
     });
     for (const [day, views] of daily) {
-      await trx.insertInto("page_views").values({ day, path: `/article/${a.slug}`, article_id: id, views }).execute();
+      await trx
+        .insertInto("page_views")
+        .values({ day, path: `/article/${a.slug}`, article_id: id, views })
+        .execute();
     }
     if (a.status === "published") published.push({ id, views: total, publishedAt, image: a.image });
   }
@@ -143,7 +144,10 @@ async function seedNewsroom(
   // The home page's own daily visits, for the site-wide charts.
   for (let d = HISTORY_DAYS; d >= 0; d--) {
     const views = 800 + Math.round(random() * 700 + (d % 7 < 2 ? -250 : 0));
-    await trx.insertInto("page_views").values({ day: utcDayBefore(now, d), path: "/", article_id: null, views }).execute();
+    await trx
+      .insertInto("page_views")
+      .values({ day: utcDayBefore(now, d), path: "/", article_id: null, views })
+      .execute();
   }
 
   // Homepage layout: newest for hero and main, most read for trending, the rest spread out.
@@ -162,4 +166,3 @@ async function seedNewsroom(
     }
   }
 }
-

@@ -28,7 +28,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("data", "text", (c) => c.notNull().defaultTo("{}"))
-    .addColumn("kind", "text", (c) => c.notNull().defaultTo("cookie").check(sql`kind in ('cookie', 'bearer')`))
+    .addColumn("kind", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("cookie")
+        .check(sql`kind in ('cookie', 'bearer')`),
+    )
     .addColumn("user_agent", "text")
     .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
     .addColumn("last_seen_at", "text", (c) => c.notNull().defaultTo(now))
@@ -58,7 +63,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("category_id", "text", (c) => c.references("categories.id").onDelete("restrict"))
     .addColumn("author_id", "text", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("draft").check(sql`status in ('draft', 'published', 'archived')`),
+      c
+        .notNull()
+        .defaultTo("draft")
+        .check(sql`status in ('draft', 'published', 'archived')`),
     )
     .addColumn("published_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
@@ -81,7 +89,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("tags")
     .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
-    .addColumn("name", "text", (c) => c.notNull().unique().modifyEnd(sql`collate nocase`))
+    .addColumn("name", "text", (c) =>
+      c
+        .notNull()
+        .unique()
+        .modifyEnd(sql`collate nocase`),
+    )
     .execute();
   await db.schema
     .createTable("article_tags")
@@ -113,9 +126,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One row per article placed in a block; deleting an article takes it off the homepage.
   await db.schema
     .createTable("homepage_blocks")
-    .addColumn("block_id", "text", (c) =>
-      c.notNull().check(sql`block_id in ('hero', 'main', 'sidebar', 'trending', 'featured')`),
-    )
+    .addColumn("block_id", "text", (c) => c.notNull().check(sql`block_id in ('hero', 'main', 'sidebar', 'trending', 'featured')`))
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("article_id", "text", (c) => c.notNull().references("articles.id").onDelete("cascade"))
     .addPrimaryKeyConstraint("homepage_blocks_pk", ["block_id", "position"])
@@ -163,8 +174,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    "articles_fts", "login_attempts", "media", "settings", "homepage_blocks", "page_views",
-    "slug_redirects", "article_tags", "tags", "articles", "categories", "sessions", "users",
+    "articles_fts",
+    "login_attempts",
+    "media",
+    "settings",
+    "homepage_blocks",
+    "page_views",
+    "slug_redirects",
+    "article_tags",
+    "tags",
+    "articles",
+    "categories",
+    "sessions",
+    "users",
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

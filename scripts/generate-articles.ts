@@ -17,26 +17,83 @@
 // plain per-article paragraphs are letters, spaces, commas and full stops only, so their HTML is
 // `<p>text</p>`. Rows (article, tags, full-text row) go in through prepared better-sqlite3
 // statements in one transaction per chunk: 100,000 articles take well under two minutes.
+import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
+import { renderArticleHtml, stopSanitizer } from "../app/utils/markdown.server";
 import { closeDatabase, db, getHandle } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 import { mulberry32, seedDatabase } from "../db/seed";
 import { seedArticles } from "../db/seed-content";
-import { renderArticleHtml, stopSanitizer } from "../app/utils/markdown.server";
-import { randomUUID } from "node:crypto";
 
 const DAY = 86_400_000;
 const CHUNK = 5_000;
 const VOCABULARY = 30_000;
 
 const TAGS = [
-  "космос", "астрономія", "фізика", "квантові технології", "медицина", "генетика", "біологія", "екологія",
-  "клімат", "енергетика", "штучний інтелект", "робототехніка", "матеріалознавство", "нейронауки",
-  "вакцини", "океан", "Марс", "телескопи", "CERN", "Україна", "стартапи", "батареї", "кібербезпека",
-  "дані", "мікробіом", "сільське господарство", "археологія", "математика", "хімія", "освіта",
+  "космос",
+  "астрономія",
+  "фізика",
+  "квантові технології",
+  "медицина",
+  "генетика",
+  "біологія",
+  "екологія",
+  "клімат",
+  "енергетика",
+  "штучний інтелект",
+  "робототехніка",
+  "матеріалознавство",
+  "нейронауки",
+  "вакцини",
+  "океан",
+  "Марс",
+  "телескопи",
+  "CERN",
+  "Україна",
+  "стартапи",
+  "батареї",
+  "кібербезпека",
+  "дані",
+  "мікробіом",
+  "сільське господарство",
+  "археологія",
+  "математика",
+  "хімія",
+  "освіта",
 ];
 
-const ONSETS = ["б", "в", "г", "д", "ж", "з", "к", "л", "м", "н", "п", "р", "с", "т", "ф", "х", "ц", "ч", "ш", "бр", "гр", "др", "кр", "пр", "ст", "тр", "сп", "зв", "кл", "пл"];
+const ONSETS = [
+  "б",
+  "в",
+  "г",
+  "д",
+  "ж",
+  "з",
+  "к",
+  "л",
+  "м",
+  "н",
+  "п",
+  "р",
+  "с",
+  "т",
+  "ф",
+  "х",
+  "ц",
+  "ч",
+  "ш",
+  "бр",
+  "гр",
+  "др",
+  "кр",
+  "пр",
+  "ст",
+  "тр",
+  "сп",
+  "зв",
+  "кл",
+  "пл",
+];
 const VOWELS = ["а", "о", "е", "и", "і", "у", "я", "ю", "є"];
 const ENDINGS = ["ння", "ість", "ий", "а", "ом", "ами", "ові", "ів", "ення", "ика", "ник", "ал", "ор", "ія", "ний", "на", "ні", "ти", "ує", "ують"];
 
@@ -50,7 +107,7 @@ function vocabulary(random: () => number): string[] {
   }
   const words = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
   const seen = new Set(words);
-  const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   while (words.length < VOCABULARY) {
     const syllables = 1 + Math.floor(random() * 3);
     let w = "";
@@ -147,15 +204,30 @@ export interface GenerateOptions {
  * Inserts `count` generated articles into the database of DATA_DIR (which must be migrated and
  * have its categories and users). Slugs are `gen-{n}` and continue after earlier runs.
  */
-export async function generateArticles({ count, seed = 42, now = Date.now(), draftShare = 0.03, onProgress, poolSize = 150 }: GenerateOptions): Promise<{ inserted: number; ms: number }> {
+export async function generateArticles({
+  count,
+  seed = 42,
+  now = Date.now(),
+  draftShare = 0.03,
+  onProgress,
+  poolSize = 150,
+}: GenerateOptions): Promise<{ inserted: number; ms: number }> {
   const started = Date.now();
   const random = mulberry32(seed);
-  const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const text = textMaker(random);
   const categories = await db.selectFrom("categories").select("id").orderBy("slug").execute();
   const authors = await db.selectFrom("users").select("id").execute();
   if (!categories.length) throw new Error("No categories: migrate and seed the database first.");
-  const offset = Number((await db.selectFrom("articles").select((eb) => eb.fn.countAll<number>().as("n")).where("slug", "like", "gen-%").executeTakeFirstOrThrow()).n);
+  const offset = Number(
+    (
+      await db
+        .selectFrom("articles")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("slug", "like", "gen-%")
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
   // The expensive part (marked + DOMPurify in the worker) once per pooled block.
   const pool = blockPool(text, random, poolSize);
@@ -185,7 +257,7 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
     const lead = text.paragraph();
     const closing = text.paragraph(2, 4);
     const blocks: number[] = [];
-    for (let k = text.between(3, 5); blocks.length < k; ) {
+    for (let k = text.between(3, 5); blocks.length < k;) {
       const b = Math.floor(random() * poolSize);
       // Two lists in a row would render as one list: never put pooled lists side by side.
       if (!(b % 5 === 2 && blocks.length && blocks[blocks.length - 1] % 5 === 2)) blocks.push(b);
@@ -198,8 +270,18 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
     const status = random() < draftShare ? "draft" : "published";
     const author = authors.length ? pick(authors).id : null;
     return {
-      id: randomUUID(), slug: `gen-${n}`, title, content, html, tags, createdAt, status, author,
-      subtitle: text.sentence(8, 16).slice(0, 140), categoryId: categories[i % categories.length].id, views: Math.floor(random() * 5_000),
+      id: randomUUID(),
+      slug: `gen-${n}`,
+      title,
+      content,
+      html,
+      tags,
+      createdAt,
+      status,
+      author,
+      subtitle: text.sentence(8, 16).slice(0, 140),
+      categoryId: categories[i % categories.length].id,
+      views: Math.floor(random() * 5_000),
     };
   };
   type Generated = ReturnType<typeof makeArticle>;
@@ -207,8 +289,20 @@ export async function generateArticles({ count, seed = 42, now = Date.now(), dra
   const insertChunk = sqlite.transaction((articles: Generated[]) => {
     for (const a of articles) {
       const { lastInsertRowid } = insertArticle.run(
-        a.id, a.slug, a.title, a.subtitle, a.content, a.html, a.categoryId, a.author, a.author,
-        a.status, a.createdAt, a.createdAt, a.createdAt, a.views,
+        a.id,
+        a.slug,
+        a.title,
+        a.subtitle,
+        a.content,
+        a.html,
+        a.categoryId,
+        a.author,
+        a.author,
+        a.status,
+        a.createdAt,
+        a.createdAt,
+        a.createdAt,
+        a.views,
       );
       a.tags.forEach((tag, position) => insertTag.run(a.id, tagIds.get(tag.toLowerCase()), position));
       insertFts.run(lastInsertRowid, a.id, a.title, a.subtitle, a.content, a.tags.join(" "));

@@ -3,8 +3,8 @@
 // module's imports), each gzipped as the server's compression would send it, summed.
 //
 //   npx tsx scripts/js-size.ts http://127.0.0.1:3000 / /article/some-slug
-import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 export const PUBLIC_JS_BUDGET_BYTES = 120 * 1024;
 
@@ -56,7 +56,9 @@ export async function reportPagesJs(baseUrl: string, paths: string[], { verbose 
     const size = await measurePageJs(baseUrl, path);
     sizes.push(size);
     const verdict = size.gzip <= PUBLIC_JS_BUDGET_BYTES ? "met   " : "MISSED";
-    console.log(`${verdict} ${path} (HTTP ${size.status}): ${size.files.length} files, ${kb(size.bytes)} raw, ${kb(size.gzip)} gzip (budget ${kb(PUBLIC_JS_BUDGET_BYTES)})`);
+    console.log(
+      `${verdict} ${path} (HTTP ${size.status}): ${size.files.length} files, ${kb(size.bytes)} raw, ${kb(size.gzip)} gzip (budget ${kb(PUBLIC_JS_BUDGET_BYTES)})`,
+    );
     if (verbose) for (const f of size.files) console.log(`         ${f.url}  ${kb(f.gzip)}`);
   }
   return sizes;

@@ -142,7 +142,9 @@ async function main() {
     const lines: string[] = [];
     const benchmarks: number[] = [];
     let allMet = true;
-    console.log(`\nLighthouse ${RUNS} run(s) per page, presets ${PRESETS.join(", ")}, throttling ${THROTTLING}${CPU_SLOWDOWN === undefined ? "" : `, CPU slowdown ${CPU_SLOWDOWN}x`} (median of runs):`);
+    console.log(
+      `\nLighthouse ${RUNS} run(s) per page, presets ${PRESETS.join(", ")}, throttling ${THROTTLING}${CPU_SLOWDOWN === undefined ? "" : `, CPU slowdown ${CPU_SLOWDOWN}x`} (median of runs):`,
+    );
     for (const preset of PRESETS) {
       for (const page of pages) {
         const runs: Result[] = [];
@@ -169,7 +171,9 @@ async function main() {
         // Lighthouse's CPU benchmark of this machine at the time (a quiet desktop scores ~1000-2000;
         // the simulated 4x mobile slowdown assumes that), so a low figure explains a low TBT.
         benchmarks.push(...runs.map((r) => r.environment.benchmarkIndex));
-        console.log(`  host benchmarkIndex ${median(runs.map((r) => r.environment.benchmarkIndex))} [${runs.map((r) => r.environment.benchmarkIndex).join(",")}]`);
+        console.log(
+          `  host benchmarkIndex ${median(runs.map((r) => r.environment.benchmarkIndex))} [${runs.map((r) => r.environment.benchmarkIndex).join(",")}]`,
+        );
         for (const warning of new Set(runs.flatMap((r) => r.runWarnings))) console.log(`  warning: ${String(warning).slice(0, 200)}`);
         for (const c of CATEGORIES) {
           if (scores[c] >= BUDGET) continue;
@@ -183,14 +187,18 @@ async function main() {
 
     console.log("\nDESIGN §9 reader-page budgets:");
     const heaviest = js.reduce((a, b) => (b.gzip > a.gzip ? b : a));
-    console.log(`  ${heaviest.gzip <= 120 * 1024 ? "met   " : "MISSED"} public JavaScript <= 120 KB gzip: heaviest ${heaviest.path} ${(heaviest.gzip / 1024).toFixed(1)} KB`);
+    console.log(
+      `  ${heaviest.gzip <= 120 * 1024 ? "met   " : "MISSED"} public JavaScript <= 120 KB gzip: heaviest ${heaviest.path} ${(heaviest.gzip / 1024).toFixed(1)} KB`,
+    );
     for (const line of lines) console.log(line);
     const host = median(benchmarks);
     if (host < 1000 && CPU_SLOWDOWN === undefined && THROTTLING === "simulate" && PRESETS.includes("mobile")) {
       // Lighthouse's docs/throttling.md: the default 4x turns a high-end desktop (benchmarkIndex
       // 1500-2000) into a mid-tier phone (125-800); a host already in a slower bracket needs less.
       console.log(`  note: host benchmarkIndex ${host} < 1000: Lighthouse's 4x mobile CPU slowdown assumes a desktop-class host;`);
-      console.log(`        a busy or slow host lowers the mobile performance score. Compare with --cpu-slowdown ${Math.max(1, Math.round((4 * host) / 1750))} (Lighthouse's calibration).`);
+      console.log(
+        `        a busy or slow host lowers the mobile performance score. Compare with --cpu-slowdown ${Math.max(1, Math.round((4 * host) / 1750))} (Lighthouse's calibration).`,
+      );
     }
     if (!allMet) console.log("  (a report, not a test: exit 0 with a budget missed)");
   } finally {

@@ -42,14 +42,16 @@ export async function start(): Promise<void> {
       // worker, the new one serves from then on, and we tell remix dev we did.
       let reloading = Promise.resolve();
       watch(resolve("build/remix"), () => {
-        reloading = reloading.then(async () => {
-          const next = await loadBuild(true);
-          await runtime.stop();
-          ({ build, runtime } = next);
-          runtime.startJobs();
-          app = createApp(build, runtime);
-          broadcastDevReady(build);
-        }).catch((error) => console.error("Dev rebuild not loaded:", error));
+        reloading = reloading
+          .then(async () => {
+            const next = await loadBuild(true);
+            await runtime.stop();
+            ({ build, runtime } = next);
+            runtime.startJobs();
+            app = createApp(build, runtime);
+            broadcastDevReady(build);
+          })
+          .catch((error) => console.error("Dev rebuild not loaded:", error));
       });
     }
 

@@ -1,6 +1,6 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { db } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 

@@ -27,7 +27,17 @@ export interface RunningServer {
  * Request logs and rate limits are off unless `env` turns them on (tests/integration/ops.test.ts):
  * load and fault tests write from one address far faster than a newsroom.
  */
-export async function startServer({ dataDir, env = {}, port, timeoutMs = 60_000 }: { dataDir: string; env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<RunningServer> {
+export async function startServer({
+  dataDir,
+  env = {},
+  port,
+  timeoutMs = 60_000,
+}: {
+  dataDir: string;
+  env?: Record<string, string>;
+  port?: number;
+  timeoutMs?: number;
+}): Promise<RunningServer> {
   port ??= await freePort();
   let log = "";
   const child = spawn(process.execPath, ["build/server.js"], {

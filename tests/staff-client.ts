@@ -71,7 +71,11 @@ export async function apiSend(staff: Staff, method: string, path: string, body?:
 }
 
 /** Posts the article editor form (no JavaScript); answers the status, Location and body. */
-export async function formSend(staff: Staff, path: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; text: string; type: string }> {
+export async function formSend(
+  staff: Staff,
+  path: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; location: string | null; text: string; type: string }> {
   const res = await fetch(`${staff.url}${path}`, {
     method: "POST",
     headers: staff.auth,

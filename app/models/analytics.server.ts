@@ -55,12 +55,7 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
       .orderBy("published_at", "desc")
       .limit(top)
       .execute(),
-    db
-      .selectFrom("articles")
-      .select(["id", "title", "status", "published_at", "views"])
-      .orderBy("created_at", "desc")
-      .limit(recent)
-      .execute(),
+    db.selectFrom("articles").select(["id", "title", "status", "published_at", "views"]).orderBy("created_at", "desc").limit(recent).execute(),
   ]);
 
   const daily_views = fillDays(daily, 30, now);

@@ -161,16 +161,10 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
   // sorting it all. Measured by tests/bench/newsroom-list.ts.
   const rowsQuery = articleRows()
     .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`+articles.status = ${status}` : sql<boolean>`articles.status = ${status}`))
-    .$if(Boolean(categoryId), (q) =>
-      q.where(match ? sql<boolean>`+articles.category_id = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
-    )
+    .$if(Boolean(categoryId), (q) => q.where(match ? sql<boolean>`+articles.category_id = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`))
     .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`));
   const filters = sql.join(
-    [
-      sql`1`,
-      ...(status ? [sql`articles.status = ${status}`] : []),
-      ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : []),
-    ],
+    [sql`1`, ...(status ? [sql`articles.status = ${status}`] : []), ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : [])],
     sql` and `,
   );
   // A count of a search without other filters reads only the full-text index.

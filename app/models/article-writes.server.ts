@@ -287,15 +287,7 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
 }
 
 /** Publishes ('published') or unpublishes ('draft') an article; editors and admins only. */
-export async function setArticleStatus({
-  actor,
-  id,
-  status,
-}: {
-  actor: Actor;
-  id: string;
-  status: "published" | "draft";
-}): Promise<ArticleView> {
+export async function setArticleStatus({ actor, id, status }: { actor: Actor; id: string; status: "published" | "draft" }): Promise<ArticleView> {
   const footprints = await writeTransaction(async (trx) => {
     const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
     if (!current) throw new DomainError(404, "Статтю не знайдено");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { db, writeTransaction, type DB } from "../../db/index";
-import type { CategoryInput } from "../utils/newsroom-rules";
 import { DomainError } from "../utils/errors";
+import type { CategoryInput } from "../utils/newsroom-rules";
 import { invalidatePublicCache } from "../utils/page-cache.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 
@@ -9,24 +9,11 @@ import { firstFreeSlug, slugify } from "../utils/slug.server";
 // writes, so both sides share one model.
 
 /** SPEC §2 menu order of the eight public categories. */
-export const MENU_CATEGORY_SLUGS = [
-  "technology",
-  "medicine",
-  "space-physics",
-  "environment",
-  "research",
-  "ai-computing",
-  "biology",
-  "innovation",
-] as const;
+export const MENU_CATEGORY_SLUGS = ["technology", "medicine", "space-physics", "environment", "research", "ai-computing", "biology", "innovation"] as const;
 
 /** A category by slug, or undefined. */
 export async function getCategoryBySlug({ slug }: { slug: string }) {
-  return db
-    .selectFrom("categories")
-    .select(["id", "name", "slug", "description", "created_at"])
-    .where("slug", "=", slug)
-    .executeTakeFirst();
+  return db.selectFrom("categories").select(["id", "name", "slug", "description", "created_at"]).where("slug", "=", slug).executeTakeFirst();
 }
 
 /** The categories linked from the public menu, in SPEC order (missing ones left out). */
@@ -55,21 +42,19 @@ export interface CategoryView {
 }
 
 function categoryQuery(executor: DB = db) {
-  return executor
-    .selectFrom("categories")
-    .select((eb) => [
-      "categories.id",
-      "categories.name",
-      "categories.slug",
-      "categories.description",
-      "categories.created_at",
-      "categories.updated_at",
-      eb
-        .selectFrom("articles")
-        .select((e) => e.fn.countAll<number>().as("n"))
-        .whereRef("articles.category_id", "=", "categories.id")
-        .as("article_count"),
-    ]);
+  return executor.selectFrom("categories").select((eb) => [
+    "categories.id",
+    "categories.name",
+    "categories.slug",
+    "categories.description",
+    "categories.created_at",
+    "categories.updated_at",
+    eb
+      .selectFrom("articles")
+      .select((e) => e.fn.countAll<number>().as("n"))
+      .whereRef("articles.category_id", "=", "categories.id")
+      .as("article_count"),
+  ]);
 }
 
 const toView = (row: Omit<CategoryView, "article_count"> & { article_count: number | null }): CategoryView => ({
@@ -81,7 +66,10 @@ const toView = (row: Omit<CategoryView, "article_count"> & { article_count: numb
 export async function listCategories({ skip = 0, limit = 100 }: { skip?: number; limit?: number } = {}) {
   const [rows, total] = await Promise.all([
     categoryQuery().orderBy("categories.name").offset(skip).limit(limit).execute(),
-    db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("categories")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { categories: rows.map(toView), total: Number(total.n) };
 }
@@ -110,10 +98,7 @@ export async function createCategory({ input }: { input: CategoryInput }): Promi
     if (slug && (await slugTaken(trx, slug))) throw new DomainError(409, "Категорія з таким slug уже існує", "slug");
     slug ??= await firstFreeSlug(slugify(input.name) || "katehoriia", (s) => slugTaken(trx, s));
     const now = new Date().toISOString();
-    await trx
-      .insertInto("categories")
-      .values({ id, name: input.name, slug, description: input.description, created_at: now, updated_at: now })
-      .execute();
+    await trx.insertInto("categories").values({ id, name: input.name, slug, description: input.description, created_at: now, updated_at: now }).execute();
   });
   invalidatePublicCache();
   return (await getCategoryById({ id }))!;

@@ -27,12 +27,7 @@ export const BLOCK_IDS = HOMEPAGE_BLOCKS.map((b) => b.id);
 
 /** The saved layout: article ids per block, in their order (empty lists for empty blocks). */
 export async function getHomepageLayout(): Promise<Record<BlockId, string[]>> {
-  const rows = await db
-    .selectFrom("homepage_blocks")
-    .select(["block_id", "article_id"])
-    .orderBy("block_id")
-    .orderBy("position")
-    .execute();
+  const rows = await db.selectFrom("homepage_blocks").select(["block_id", "article_id"]).orderBy("block_id").orderBy("position").execute();
   const layout = Object.fromEntries(BLOCK_IDS.map((id) => [id, [] as string[]])) as Record<BlockId, string[]>;
   for (const row of rows) layout[row.block_id]?.push(row.article_id);
   return layout;
@@ -61,13 +56,7 @@ export const HomepageConfigSchema = z.object({
         name: z.string().max(200).optional(),
         maxArticles: z.number().int().optional(),
         articles: z
-          .array(
-            z.union([
-              z.string().min(1).max(100),
-              z.object({ id: z.string().min(1).max(100) }).transform((a) => a.id),
-            ]),
-            { message: "Список статей" },
-          )
+          .array(z.union([z.string().min(1).max(100), z.object({ id: z.string().min(1).max(100) }).transform((a) => a.id)]), { message: "Список статей" })
           .max(50, "Забагато статей"),
       }),
       { message: "Список блоків" },

@@ -2,15 +2,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve, sep } from "node:path";
-import sharp from "sharp";
 import { sql } from "kysely";
+import sharp from "sharp";
 import { dataDir, db, getHandle, type DB } from "../../db/index";
 import type { Media } from "../../db/schema";
 import { daysBefore } from "../utils/dates";
-import type { Role } from "../utils/roles";
 import { DomainError } from "../utils/errors";
 import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
 import { VARIANT_WIDTHS } from "../utils/media-url";
+import type { Role } from "../utils/roles";
 import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
 
 // The media library (SPEC §2 'Media library', §3 'Media item'; DESIGN §8; SECURITY.md 'Uploads').
@@ -60,8 +60,7 @@ const EXTENSIONS: Record<ImageMime, string> = {
 /** The image type of `bytes` (JPEG, PNG, GIF, WebP), or null for anything else (SVG included). */
 export function sniffImageType(bytes: Uint8Array): { mime: ImageMime; ext: string } | null {
   const b = bytes;
-  const at = (offset: number, ...values: number[]) =>
-    b.length >= offset + values.length && values.every((v, i) => b[offset + i] === v);
+  const at = (offset: number, ...values: number[]) => b.length >= offset + values.length && values.every((v, i) => b[offset + i] === v);
   let mime: ImageMime | null = null;
   if (at(0, 0xff, 0xd8, 0xff)) mime = "image/jpeg";
   else if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) mime = "image/png";
@@ -73,7 +72,9 @@ export function sniffImageType(bytes: Uint8Array): { mime: ImageMime; ext: strin
 /** A display label from a client's file name: no folders, no control characters, bounded. */
 export function cleanFileName(fileName: string): string {
   // Stripping control characters is the point of this pattern (the lint rule no-control-regex flags it).
-  const base = basename(String(fileName).replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const base = basename(String(fileName).replace(/\\/g, "/"))
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
   const name = base.length > MAX_NAME_LENGTH ? base.slice(0, MAX_NAME_LENGTH) : base;
   return name || "image";
 }
@@ -262,20 +263,10 @@ export async function listMedia(
   if (term) {
     // SQLite's LOWER() and LIKE fold ASCII only; unicode_lower (registered above) folds Cyrillic too.
     registerUnicodeLower();
-    query = query.where(
-      sql`instr(unicode_lower(file_name), ${term.toLowerCase()})`,
-      ">",
-      0,
-    ) as typeof query;
+    query = query.where(sql`instr(unicode_lower(file_name), ${term.toLowerCase()})`, ">", 0) as typeof query;
   }
   const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("id")
-      .offset(skip)
-      .limit(limit)
-      .execute() as Promise<Media[]>,
+    query.selectAll().orderBy("created_at", "desc").orderBy("id").offset(skip).limit(limit).execute() as Promise<Media[]>,
     query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow() as Promise<{ n: number }>,
   ]);
   return { data: rows.map(toMediaItem), total: Number(count.n) };
@@ -309,10 +300,7 @@ export function canDeleteMedia(user: { id: string; role: Role }, item: Pick<Medi
  * Deletes media items (row, original and variants). 404 when one is missing, 403 when the user
  * may not delete one; nothing is deleted then.
  */
-export async function deleteMedia(
-  { ids, user }: { ids: string[]; user: { id: string; role: Role } },
-  executor: DB = db,
-): Promise<number> {
+export async function deleteMedia({ ids, user }: { ids: string[]; user: { id: string; role: Role } }, executor: DB = db): Promise<number> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return 0;
   const rows = await executor.selectFrom("media").selectAll().where("id", "in", unique).execute();

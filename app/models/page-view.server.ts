@@ -25,7 +25,11 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
     const articleIds = [...new Set(counts.flatMap((c) => (c.articleId ? [c.articleId] : [])))];
     // Chunked: SQLite caps the number of bound parameters per statement.
     for (let i = 0; i < articleIds.length; i += 500) {
-      const rows = await trx.selectFrom("articles").select("id").where("id", "in", articleIds.slice(i, i + 500)).execute();
+      const rows = await trx
+        .selectFrom("articles")
+        .select("id")
+        .where("id", "in", articleIds.slice(i, i + 500))
+        .execute();
       for (const row of rows) known.add(row.id);
     }
     const perArticle = new Map<string, number>();
@@ -58,11 +62,6 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
  * redirects), with its current slug; undefined when there is none.
  */
 export async function findViewedArticle({ ref }: { ref: string }): Promise<{ id: string; slug: string } | undefined> {
-  const direct = await db
-    .selectFrom("articles")
-    .select(["id", "slug"])
-    .where("status", "=", "published")
-    .where(bySlugOrId(ref))
-    .executeTakeFirst();
+  const direct = await db.selectFrom("articles").select(["id", "slug"]).where("status", "=", "published").where(bySlugOrId(ref)).executeTakeFirst();
   return direct ?? findRedirectedArticle(ref);
 }

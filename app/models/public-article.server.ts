@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
-import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
-import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { formatPublicDate } from "../utils/public-format";
 import { buildMatchQuery, searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { MENU_CATEGORY_SLUGS } from "./category.server";
+import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 
 // Reads of published articles for the public site (home, article, category, search, feeds and
 // their JSON doors), built on the shared article selection of article-queries.server.ts. Every
@@ -168,23 +168,18 @@ export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPub
 
 /** The newest published articles for the RSS feed (with their summary text). */
 export async function listFeedArticles({ limit }: { limit: number }) {
-  return cardQuery()
-    .select("articles.seo_description")
-    .orderBy("articles.published_at", "desc")
-    .limit(limit)
-    .execute();
+  return cardQuery().select("articles.seo_description").orderBy("articles.published_at", "desc").limit(limit).execute();
 }
 
 /** Everything a sitemap lists: the menu categories and every published article's last change. */
 export async function listSitemapEntries() {
   const [categories, articles] = await Promise.all([
-    db.selectFrom("categories").select(["slug", "updated_at"]).where("slug", "in", [...MENU_CATEGORY_SLUGS]).execute(),
     db
-      .selectFrom("articles")
-      .select(["slug", "updated_at", "published_at"])
-      .where("status", "=", "published")
-      .orderBy("published_at", "desc")
+      .selectFrom("categories")
+      .select(["slug", "updated_at"])
+      .where("slug", "in", [...MENU_CATEGORY_SLUGS])
       .execute(),
+    db.selectFrom("articles").select(["slug", "updated_at", "published_at"]).where("status", "=", "published").orderBy("published_at", "desc").execute(),
   ]);
   return { categories, articles };
 }
@@ -268,7 +263,10 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
 
 /** Lower case without diacritics, as the index's tokenizer (unicode61 remove_diacritics 2) sees words. */
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;

@@ -27,7 +27,10 @@ export async function getSeoOverview() {
       .groupBy("categories.id")
       .orderBy("count", "desc")
       .execute(),
-    db.selectFrom("articles").select((eb) => eb.fn.max("updated_at").as("at")).executeTakeFirst(),
+    db
+      .selectFrom("articles")
+      .select((eb) => eb.fn.max("updated_at").as("at"))
+      .executeTakeFirst(),
     getSettings("submissions"),
   ]);
   return {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { db } from "../../db/index";
 import type { Insertable } from "kysely";
+import { db } from "../../db/index";
 import type { SessionsTable } from "../../db/schema";
 
 // The sessions table (DESIGN §6, SECURITY.md 'Sessions'): a row per signed-in cookie or bearer

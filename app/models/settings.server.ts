@@ -9,8 +9,14 @@ import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 // defaults, so a missing or older row reads as a complete, valid object.
 
 export const SecuritySettingsSchema = z.object({
-  session_timeout: z.coerce.number().pipe(z.union([z.literal(30), z.literal(60), z.literal(120), z.literal(480)])).default(60),
-  max_login_attempts: z.coerce.number().pipe(z.union([z.literal(3), z.literal(5), z.literal(10)])).default(5),
+  session_timeout: z.coerce
+    .number()
+    .pipe(z.union([z.literal(30), z.literal(60), z.literal(120), z.literal(480)]))
+    .default(60),
+  max_login_attempts: z.coerce
+    .number()
+    .pipe(z.union([z.literal(3), z.literal(5), z.literal(10)]))
+    .default(5),
 });
 export type SecuritySettings = z.infer<typeof SecuritySettingsSchema>;
 
@@ -36,11 +42,13 @@ export const GeneralSettingsSchema = z.object({
 });
 
 export const ContentSettingsSchema = z.object({
-  posts_per_page: z.coerce.number().pipe(z.union([z.literal(10), z.literal(15), z.literal(20), z.literal(25), z.literal(30)])).default(10),
+  posts_per_page: z.coerce
+    .number()
+    .pipe(z.union([z.literal(10), z.literal(15), z.literal(20), z.literal(25), z.literal(30)]))
+    .default(10),
   allow_comments: z.boolean().default(false),
   moderation_required: z.boolean().default(true),
 });
-
 
 /** The eight fields of GET/PUT /api/seo/settings (SPEC §3 'Site/SEO settings'). */
 export const SeoSettingsSchema = z.object({
@@ -79,9 +87,7 @@ export const SeedInfoSchema = z.object({
 
 // Sitemap and URL submissions (SEO screen): recorded until a Search Console connection exists.
 export const SubmissionsSchema = z.object({
-  items: z
-    .array(z.object({ kind: z.enum(["sitemap", "url"]), url: z.string(), at: z.string(), by: z.string() }))
-    .default([]),
+  items: z.array(z.object({ kind: z.enum(["sitemap", "url"]), url: z.string(), at: z.string(), by: z.string() })).default([]),
 });
 
 const groups = {
@@ -113,10 +119,7 @@ function checkCacheVersion() {
   }
 }
 
-export async function getSettings<K extends SettingsKey>(
-  key: K,
-  executor: DB = db,
-): Promise<z.infer<Groups[K]>> {
+export async function getSettings<K extends SettingsKey>(key: K, executor: DB = db): Promise<z.infer<Groups[K]>> {
   if (executor === db) checkCacheVersion();
   const cached = executor === db ? cache.get(cacheKey(key)) : undefined;
   if (cached) return cached as z.infer<Groups[K]>;
@@ -135,11 +138,7 @@ export async function getSettings<K extends SettingsKey>(
 }
 
 /** Writes one settings group (validated). */
-export async function saveSettings<K extends SettingsKey>(
-  key: K,
-  value: z.input<Groups[K]>,
-  executor: DB = db,
-): Promise<void> {
+export async function saveSettings<K extends SettingsKey>(key: K, value: z.input<Groups[K]>, executor: DB = db): Promise<void> {
   const parsed = groups[key].parse(value);
   const json = JSON.stringify(parsed);
   const now = new Date().toISOString();

@@ -63,15 +63,14 @@ export async function getUserById({ id }: { id: string }, executor: DB = db): Pr
 }
 
 export async function getUserByUsername({ username }: { username: string }, executor: DB = db) {
-  return executor
-    .selectFrom("users")
-    .selectAll()
-    .where("username", "=", username.trim().toLowerCase())
-    .executeTakeFirst();
+  return executor.selectFrom("users").selectAll().where("username", "=", username.trim().toLowerCase()).executeTakeFirst();
 }
 
 export async function countUsers(executor: DB = db): Promise<number> {
-  const row = await executor.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await executor
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -124,8 +123,18 @@ export async function recordLogin({ id }: { id: string }): Promise<void> {
 const REQUIRED = "Обов'язкове поле";
 const requiredText = (max: number) => z.string({ required_error: REQUIRED, invalid_type_error: REQUIRED }).trim().min(1, REQUIRED).max(max);
 const EmailSchema = requiredText(254).email("Невірний формат email");
-const NameSchema = z.string().trim().max(100, "Не більше 100 символів").nullish().transform((v) => v || null);
-const BioSchema = z.string().trim().max(1000, "Не більше 1000 символів").nullish().transform((v) => v || null);
+const NameSchema = z
+  .string()
+  .trim()
+  .max(100, "Не більше 100 символів")
+  .nullish()
+  .transform((v) => v || null);
+const BioSchema = z
+  .string()
+  .trim()
+  .max(1000, "Не більше 1000 символів")
+  .nullish()
+  .transform((v) => v || null);
 const RoleSchema = z.enum(ROLES, { errorMap: () => ({ message: "Оберіть роль: admin, editor або reporter" }) });
 
 export const UserCreateSchema = z.object({
@@ -205,17 +214,7 @@ export async function addUser(input: UserCreate): Promise<User> {
  * Changes a user. An admin cannot deactivate themselves; the last active admin can be neither
  * demoted nor deactivated. Deactivation or a new password ends the user's other sessions.
  */
-export async function updateUser({
-  actor,
-  actorToken,
-  id,
-  changes,
-}: {
-  actor: User;
-  actorToken?: string;
-  id: string;
-  changes: UserUpdate;
-}): Promise<User> {
+export async function updateUser({ actor, actorToken, id, changes }: { actor: User; actorToken?: string; id: string; changes: UserUpdate }): Promise<User> {
   const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
   const updated = await writeTransaction(async (trx) => {
     const target = await requireTarget(trx, id);

@@ -3,9 +3,9 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoade
 import { useEffect, useRef } from "react";
 import { CategoryBadge } from "~/components/public/cards";
 import { getPublicArticle, type PublicArticle } from "~/models/public-article.server";
+import type { PublicSite } from "~/services/public-site.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
-import type { PublicSite } from "~/services/public-site.server";
 import { buildMeta, jsonLd, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 
@@ -110,9 +110,7 @@ export default function ArticlePage() {
         // content_html was sanitised when the article was saved (DESIGN §9).
         <div ref={body} className="article-body" dangerouslySetInnerHTML={{ __html: article.content_html }} />
       ) : (
-        <p className="article-unavailable">
-          Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.
-        </p>
+        <p className="article-unavailable">Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.</p>
       )}
       {article.tags.length ? (
         <ul className="article-tags" aria-label="Теги">

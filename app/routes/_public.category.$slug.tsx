@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ListCard } from "~/components/public/cards";
 import { NewsFeed } from "~/components/public/home-blocks";
-import { Pagination } from "~/components/public/pagination";
 import { PublicError } from "~/components/public/page-error";
+import { Pagination } from "~/components/public/pagination";
 import { getCategoryBySlug } from "~/models/category.server";
 import { listCategoryCards, listLatestCards } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
@@ -16,10 +16,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   if (!category) throw new Response("Not found", { status: 404 });
   const { posts_per_page: perPage } = await getSettings("content");
   const page = pageParam(request);
-  const [{ cards, total }, feed] = await Promise.all([
-    listCategoryCards({ categoryId: category.id, page, perPage }),
-    listLatestCards({ limit: 5 }),
-  ]);
+  const [{ cards, total }, feed] = await Promise.all([listCategoryCards({ categoryId: category.id, page, perPage }), listLatestCards({ limit: 5 })]);
   const pages = Math.max(1, Math.ceil(total / perPage));
   if (page > pages) throw new Response("Not found", { status: 404 });
   return { category: { name: category.name, slug: category.slug, description: category.description }, cards, total, page, pages, feed };

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { CardLink, ListCard, Meta } from "~/components/public/cards";
 import { MarkedText } from "~/components/public/marked-text";
-import { Pagination } from "~/components/public/pagination";
 import { PublicError } from "~/components/public/page-error";
+import { Pagination } from "~/components/public/pagination";
 import { countPublished } from "~/models/article.server";
 import { listLatestCards, searchArticles } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
-import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import { pageParam } from "~/utils/paging";
+import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // Full-text search (issue 3 'Search'). Without a query it lists all news, newest first (the
 // 'ALL SCIENCE NEWS' button leads here). Any input gives a normal page: see search-query.ts.
@@ -74,7 +74,11 @@ export default function SearchPage() {
           ))}
         </div>
       )}
-      <Pagination page={page} pages={pages} href={(n) => `/search?${new URLSearchParams({ ...(searching ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`} />
+      <Pagination
+        page={page}
+        pages={pages}
+        href={(n) => `/search?${new URLSearchParams({ ...(searching ? { q } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`}
+      />
       {searching && !total ? (
         <p>
           <Link to="/search">Переглянути всі новини</Link>

@@ -3,8 +3,8 @@ import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } f
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
-import styles from "~/styles/public.css";
 import { getPublicSite } from "~/services/public-site.server";
+import styles from "~/styles/public.css";
 
 // The public reader site's chrome (SPEC §2 'Header and footer'): a pathless layout, so the admin
 // keeps its own shell. Its data (site settings, menu) also feeds every public page's meta.

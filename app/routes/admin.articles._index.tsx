@@ -7,14 +7,14 @@ import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
 import { canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
-import styles from "~/styles/newsroom.css";
 import { requireUser } from "~/services/auth.server";
+import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
+import styles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
-import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
-import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
+import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9

@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { AccessDenied } from "~/components/admin/placeholder";
 import type { AdminHandle } from "~/components/admin/nav";
+import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
-import styles from "~/styles/newsroom.css";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
+import styles from "~/styles/newsroom.css";
 
 const TITLE = "Редагування статті";
 

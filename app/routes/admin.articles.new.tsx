@@ -3,10 +3,10 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { listCategories } from "~/models/category.server";
-import styles from "~/styles/newsroom.css";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
+import styles from "~/styles/newsroom.css";
 
 const TITLE = "Нова стаття";
 
@@ -42,16 +42,7 @@ export default function NewArticle() {
   const { categories, canPublish, flash } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor
-      mode="new"
-      saved={EMPTY}
-      result={result}
-      categories={categories}
-      canPublish={canPublish}
-      flash={flash}
-      draftKey={"new"}
-      publicUrl={null}
-    />
+    <ArticleEditor mode="new" saved={EMPTY} result={result} categories={categories} canPublish={canPublish} flash={flash} draftKey={"new"} publicUrl={null} />
   );
 }
 

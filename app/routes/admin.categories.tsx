@@ -5,14 +5,14 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
 import { createCategory, deleteCategory, getCategoryById, listCategories, updateCategory } from "~/models/category.server";
-import styles from "~/styles/newsroom.css";
 import { requireRole, requireUser } from "~/services/auth.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import styles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { formFailureOf, type FormFailure, type FormValues } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { CategoryInputSchema, LIMITS } from "~/utils/newsroom-rules";
-import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 
 const TITLE = "Категорії";
 export const handle: AdminHandle = { title: TITLE };
@@ -69,7 +69,6 @@ export default function CategoriesScreen() {
   const [searchParams] = useSearchParams();
   const creating = searchParams.get("new") === "1" && canWrite;
   const failure = formFailureOf(result);
-  const errors = failure?.errors ?? {};
   const confirm = result && "confirm" in result ? result.confirm : null;
   const dialogOpen = creating || Boolean(editing && canWrite);
 
@@ -117,9 +116,7 @@ export default function CategoriesScreen() {
         </ul>
       )}
 
-      {creating ? (
-        <CategoryDialog title="Add Category" intent="create" failure={result?.intent === "create" ? failure : undefined} />
-      ) : null}
+      {creating ? <CategoryDialog title="Add Category" intent="create" failure={result?.intent === "create" ? failure : undefined} /> : null}
       {editing && canWrite ? (
         <CategoryDialog
           key={editing.id}
@@ -190,7 +187,15 @@ function CategoryDialog({
         <Form method="post" className="form" noValidate>
           {id ? <input type="hidden" name="id" value={id} /> : null}
           <Field label="Назва" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus error={errors.name} />
-          <Field label="Опис" name="description" as="textarea" rows={3} defaultValue={values?.description} maxLength={LIMITS.categoryDescription} error={errors.description} />
+          <Field
+            label="Опис"
+            name="description"
+            as="textarea"
+            rows={3}
+            defaultValue={values?.description}
+            maxLength={LIMITS.categoryDescription}
+            error={errors.description}
+          />
           {intent === "update" ? <Field label="Slug" name="slug" defaultValue={values?.slug} error={errors.slug} /> : null}
           {failure?.formError ? (
             <p className="form-error" role="alert">

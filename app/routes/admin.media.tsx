@@ -4,16 +4,16 @@ import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
-import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
-import styles from "~/styles/media.css";
 import { requireUser } from "~/services/auth.server";
-import { DomainError } from "~/utils/errors";
-import { formatDate } from "~/utils/format";
-import { variantUrl } from "~/utils/media-url";
-import { formFailureOf, type FormFailure } from "~/utils/forms";
-import { formFailure } from "~/utils/forms.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
+import styles from "~/styles/media.css";
+import { DomainError } from "~/utils/errors";
+import { formatDate } from "~/utils/format";
+import { formFailureOf, type FormFailure } from "~/utils/forms";
+import { formFailure } from "~/utils/forms.server";
+import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
+import { variantUrl } from "~/utils/media-url";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
@@ -38,7 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ items, shown: total, stats, user: { id: user.id, role: user.role }, flash }, { headers });
 }
 
-type UploadResult = { intent: "upload"; stored: MediaItem[]; rejected: Rejection[] };
+interface UploadResult {
+  intent: "upload";
+  stored: MediaItem[];
+  rejected: Rejection[];
+}
 const NOTHING_STORED = { intent: "upload" as const, stored: [] as MediaItem[], rejected: [] as Rejection[] };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -60,7 +64,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const deleteFailed = (formError: string, status: number) => formFailure({ formError }, status, { intent: "delete" as const });
   if (form.get("intent") !== "delete") return deleteFailed("Невідома дія", 400);
-  const ids = form.getAll("ids").filter((v): v is string => typeof v === "string" && v.length > 0).slice(0, 500);
+  const ids = form
+    .getAll("ids")
+    .filter((v): v is string => typeof v === "string" && v.length > 0)
+    .slice(0, 500);
   if (ids.length === 0) return deleteFailed("Оберіть зображення для видалення", 422);
   try {
     const count = await deleteMedia({ ids, user });
@@ -134,8 +141,16 @@ export default function MediaScreen() {
         <Counter label="Selected" value={String(selected.length)} />
       </div>
 
-      {flash ? <p className="flash flash-ok" role="status">{flash}</p> : null}
-      {toast ? <p className="media-toast" role="status">{toast}</p> : null}
+      {flash ? (
+        <p className="flash flash-ok" role="status">
+          {flash}
+        </p>
+      ) : null}
+      {toast ? (
+        <p className="media-toast" role="status">
+          {toast}
+        </p>
+      ) : null}
 
       <nav className="media-tabs" aria-label="Media tabs">
         <Link to={tabHref("library")} aria-current={tab === "library" ? "page" : undefined} preventScrollReset>
@@ -151,7 +166,9 @@ export default function MediaScreen() {
       ) : (
         <>
           <Form method="get" className="media-filters" role="search">
-            <label className="visually-hidden" htmlFor="media-search">Search media</label>
+            <label className="visually-hidden" htmlFor="media-search">
+              Search media
+            </label>
             <input
               id="media-search"
               type="search"
@@ -164,7 +181,9 @@ export default function MediaScreen() {
                 searchTimer.current = setTimeout(() => form && submit(form, { replace: true, preventScrollReset: true }), 250);
               }}
             />
-            <label className="visually-hidden" htmlFor="media-type">Type</label>
+            <label className="visually-hidden" htmlFor="media-type">
+              Type
+            </label>
             <select
               id="media-type"
               name="type"
@@ -172,15 +191,23 @@ export default function MediaScreen() {
               onChange={(event) => submit(event.currentTarget.form, { replace: true, preventScrollReset: true })}
             >
               {MEDIA_TYPES.map((t) => (
-                <option key={t} value={t}>{TYPE_LABELS[t]}</option>
+                <option key={t} value={t}>
+                  {TYPE_LABELS[t]}
+                </option>
               ))}
             </select>
             <noscript>
-              <button type="submit" className="button button-secondary">Search</button>
+              <button type="submit" className="button button-secondary">
+                Search
+              </button>
             </noscript>
             <div className="view-buttons" role="group" aria-label="View">
-              <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>Grid</button>
-              <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>List</button>
+              <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>
+                Grid
+              </button>
+              <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>
+                List
+              </button>
             </div>
             {/* After the view buttons: a clicked button's value comes first in the query. */}
             <input type="hidden" name="view" value={view} />
@@ -201,14 +228,24 @@ export default function MediaScreen() {
                 Delete Selected ({selected.length})
               </button>
             </div>
-            {actionData?.intent === "delete" && failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
+            {actionData?.intent === "delete" && failure?.formError ? (
+              <p className="form-error" role="alert">
+                {failure.formError}
+              </p>
+            ) : null}
 
             {items.length === 0 ? (
               <div className="media-empty">
                 {filtering ? (
-                  <><h3>No media found</h3><p>Try adjusting your search terms</p></>
+                  <>
+                    <h3>No media found</h3>
+                    <p>Try adjusting your search terms</p>
+                  </>
                 ) : (
-                  <><h3>No media uploaded yet</h3><p>Upload your first image to get started</p></>
+                  <>
+                    <h3>No media uploaded yet</h3>
+                    <p>Upload your first image to get started</p>
+                  </>
                 )}
               </div>
             ) : (
@@ -229,19 +266,38 @@ export default function MediaScreen() {
                         />
                       </label>
                       <div className="media-actions">
-                        <button type="button" className="button button-secondary button-small" onClick={() => copyUrl(item.url)} aria-label={`Copy URL of ${item.name}`}>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          onClick={() => copyUrl(item.url)}
+                          aria-label={`Copy URL of ${item.name}`}
+                        >
                           Copy URL
                         </button>
-                        <a className="button button-secondary button-small" href={item.url} target="_blank" rel="noreferrer" aria-label={`Open ${item.name} full size`}>
+                        <a
+                          className="button button-secondary button-small"
+                          href={item.url}
+                          target="_blank"
+                          rel="noreferrer"
+                          aria-label={`Open ${item.name} full size`}
+                        >
                           Open
                         </a>
-                        <button type="button" className="button button-secondary button-small" onClick={() => toggle(item.id)} disabled={!canDelete(item)} aria-label={`${selected.includes(item.id) ? "Unselect" : "Select"} ${item.name}`}>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          onClick={() => toggle(item.id)}
+                          disabled={!canDelete(item)}
+                          aria-label={`${selected.includes(item.id) ? "Unselect" : "Select"} ${item.name}`}
+                        >
                           {selected.includes(item.id) ? "Unselect" : "Select"}
                         </button>
                       </div>
                     </div>
                     <div className="media-info">
-                      <p className="media-name" title={item.name}>{item.name}</p>
+                      <p className="media-name" title={item.name}>
+                        {item.name}
+                      </p>
                       <p className="muted small">
                         <span>{kb(item.size)}</span> · <span>{item.dimensions}</span> · <span>{formatDate(item.uploadedAt)}</span>
                       </p>
@@ -269,13 +325,7 @@ function Counter({ label, value }: { label: string; value: string }) {
 type Uploaded = { item: MediaItem } | { rejected: { name: string; reason: string } };
 
 /** The upload tab: drop zone or file picker; without JavaScript a plain multipart form. */
-function UploadTab({
-  actionData,
-  onCopy,
-}: {
-  actionData?: UploadResult & Partial<FormFailure>;
-  onCopy: (url: string) => void;
-}) {
+function UploadTab({ actionData, onCopy }: { actionData?: UploadResult & Partial<FormFailure>; onCopy: (url: string) => void }) {
   const [results, setResults] = useState<Uploaded[]>(() => [
     ...(actionData?.stored ?? []).map((item) => ({ item })),
     ...(actionData?.rejected ?? []).map((r) => ({ rejected: { name: r.name, reason: r.reason } })),
@@ -288,10 +338,7 @@ function UploadTab({
   const navigation = useNavigation();
   useEffect(() => {
     if (!actionData) return;
-    setResults([
-      ...actionData.stored.map((item) => ({ item })),
-      ...actionData.rejected.map((r) => ({ rejected: { name: r.name, reason: r.reason } })),
-    ]);
+    setResults([...actionData.stored.map((item) => ({ item })), ...actionData.rejected.map((r) => ({ rejected: { name: r.name, reason: r.reason } }))]);
   }, [actionData]);
 
   async function upload(files: File[]) {
@@ -346,10 +393,10 @@ function UploadTab({
             if (hydrated && event.target === event.currentTarget) input.current?.click();
           }}
           aria-busy={busy}
+          // A mouse convenience around the labelled file input, which is the control for keyboards.
+          role="presentation"
         >
-          <p className="dropzone-title">
-            {busy ? "Uploading..." : dragging ? "Drop the images here!" : "Drag & drop images here, or click to select"}
-          </p>
+          <p className="dropzone-title">{busy ? "Uploading..." : dragging ? "Drop the images here!" : "Drag & drop images here, or click to select"}</p>
           <label htmlFor="media-files" className={hydrated ? "button button-primary" : "dropzone-label"}>
             Choose images
           </label>
@@ -370,11 +417,17 @@ function UploadTab({
           />
           <p className="muted small">Supports: JPG, PNG, GIF up to 5MB</p>
           {hydrated ? null : (
-            <button type="submit" className="button button-primary">Upload</button>
+            <button type="submit" className="button button-primary">
+              Upload
+            </button>
           )}
         </div>
       </Form>
-      {actionData?.formError ? <p className="form-error" role="alert">{actionData.formError}</p> : null}
+      {actionData?.formError ? (
+        <p className="form-error" role="alert">
+          {actionData.formError}
+        </p>
+      ) : null}
 
       {results.length > 0 ? (
         <ul className="upload-results" aria-label="Uploaded images">
@@ -383,19 +436,33 @@ function UploadTab({
               <li key={result.item.id} className="upload-result">
                 <img src={thumb(result.item.url)} alt="" width={64} height={64} />
                 <span className="media-name">{result.item.name}</span>
-                <span className="muted small">{kb(result.item.size)} · {result.item.dimensions}</span>
-                <button type="button" className="button button-secondary button-small" onClick={() => onCopy(result.item.url)} aria-label={`Copy URL of ${result.item.name}`}>
+                <span className="muted small">
+                  {kb(result.item.size)} · {result.item.dimensions}
+                </span>
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => onCopy(result.item.url)}
+                  aria-label={`Copy URL of ${result.item.name}`}
+                >
                   Copy URL
                 </button>
                 {hydrated ? (
-                  <button type="button" className="button button-danger button-small" onClick={() => void remove(result.item)} aria-label={`Remove ${result.item.name}`}>
+                  <button
+                    type="button"
+                    className="button button-danger button-small"
+                    onClick={() => void remove(result.item)}
+                    aria-label={`Remove ${result.item.name}`}
+                  >
                     Remove
                   </button>
                 ) : (
                   <Form method="post">
                     <input type="hidden" name="intent" value="delete" />
                     <input type="hidden" name="ids" value={result.item.id} />
-                    <button type="submit" className="button button-danger button-small" aria-label={`Remove ${result.item.name}`}>Remove</button>
+                    <button type="submit" className="button button-danger button-small" aria-label={`Remove ${result.item.name}`}>
+                      Remove
+                    </button>
                   </Form>
                 )}
               </li>

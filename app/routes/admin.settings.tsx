@@ -24,11 +24,26 @@ type TabId = (typeof TABS)[number]["id"];
 
 // Which tab shows a field, so a failed save opens the tab with the first error.
 const FIELD_TAB: Record<string, TabId> = {
-  site_url: "general", admin_email: "general", maintenance_mode: "general",
-  posts_per_page: "content", allow_comments: "content", moderation_required: "content",
-  site_title: "seo", site_description: "seo", site_keywords: "seo", og_image: "seo", twitter_handle: "seo", language: "seo", robots: "seo", canonical_url: "seo",
-  session_timeout: "security", max_login_attempts: "security",
-  gsc_verification_code: "integrations", gsc_meta_verification: "integrations", gsc_property_url: "integrations", analytics_enabled: "integrations",
+  site_url: "general",
+  admin_email: "general",
+  maintenance_mode: "general",
+  posts_per_page: "content",
+  allow_comments: "content",
+  moderation_required: "content",
+  site_title: "seo",
+  site_description: "seo",
+  site_keywords: "seo",
+  og_image: "seo",
+  twitter_handle: "seo",
+  language: "seo",
+  robots: "seo",
+  canonical_url: "seo",
+  session_timeout: "security",
+  max_login_attempts: "security",
+  gsc_verification_code: "integrations",
+  gsc_meta_verification: "integrations",
+  gsc_property_url: "integrations",
+  analytics_enabled: "integrations",
 };
 
 const SAVED_MESSAGE = "Налаштування збережено. Соціальні мережі покажуть зміни за 5–10 хвилин.";
@@ -78,7 +93,7 @@ export default function SettingsScreen() {
 
   return (
     <Form method="post" className="settings" noValidate>
-      <nav className="settings-tabs" role="tablist" aria-label="Розділи налаштувань">
+      <div className="settings-tabs" role="tablist" aria-label="Розділи налаштувань">
         {TABS.map((t) => (
           <a
             key={t.id}
@@ -97,20 +112,44 @@ export default function SettingsScreen() {
             {t.label}
           </a>
         ))}
-      </nav>
+      </div>
 
       <div className="settings-body admin-card">
         <section role="tabpanel" id="panel-general" aria-labelledby="tab-general" hidden={tab !== "general"}>
           <h2>General</h2>
           <p className="muted small">Назву та опис сайту змінюють на вкладці SEO.</p>
-          <Field label="Site URL" name="site_url" type="url" defaultValue={value("site_url", settings.general.site_url)} placeholder="https://nauka-ua.example" error={errors.site_url} />
-          <Field label="Admin email" name="admin_email" type="email" defaultValue={value("admin_email", settings.general.admin_email)} error={errors.admin_email} />
-          <CheckboxField label="Maintenance mode" name="maintenance_mode" defaultChecked={checked("maintenance_mode", settings.general.maintenance_mode)} hint="Публічний сайт відповідає сторінкою «технічні роботи» (503); персонал, що увійшов, бачить сайт." />
+          <Field
+            label="Site URL"
+            name="site_url"
+            type="url"
+            defaultValue={value("site_url", settings.general.site_url)}
+            placeholder="https://nauka-ua.example"
+            error={errors.site_url}
+          />
+          <Field
+            label="Admin email"
+            name="admin_email"
+            type="email"
+            defaultValue={value("admin_email", settings.general.admin_email)}
+            error={errors.admin_email}
+          />
+          <CheckboxField
+            label="Maintenance mode"
+            name="maintenance_mode"
+            defaultChecked={checked("maintenance_mode", settings.general.maintenance_mode)}
+            hint="Публічний сайт відповідає сторінкою «технічні роботи» (503); персонал, що увійшов, бачить сайт."
+          />
         </section>
 
         <section role="tabpanel" id="panel-content" aria-labelledby="tab-content" hidden={tab !== "content"}>
           <h2>Content</h2>
-          <Field as="select" label="Posts per page" name="posts_per_page" defaultValue={value("posts_per_page", settings.content.posts_per_page)} error={errors.posts_per_page}>
+          <Field
+            as="select"
+            label="Posts per page"
+            name="posts_per_page"
+            defaultValue={value("posts_per_page", settings.content.posts_per_page)}
+            error={errors.posts_per_page}
+          >
             {[10, 15, 20, 25, 30].map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -118,7 +157,11 @@ export default function SettingsScreen() {
             ))}
           </Field>
           <CheckboxField label="Allow comments" name="allow_comments" defaultChecked={checked("allow_comments", settings.content.allow_comments)} />
-          <CheckboxField label="Require comment moderation" name="moderation_required" defaultChecked={checked("moderation_required", settings.content.moderation_required)} />
+          <CheckboxField
+            label="Require comment moderation"
+            name="moderation_required"
+            defaultChecked={checked("moderation_required", settings.content.moderation_required)}
+          />
           <aside className="info-panel">
             <h3>Content guidelines</h3>
             <ul>
@@ -133,11 +176,42 @@ export default function SettingsScreen() {
         <section role="tabpanel" id="panel-seo" aria-labelledby="tab-seo" hidden={tab !== "seo"}>
           <h2>SEO</h2>
           <Field label="Site name *" name="site_title" required defaultValue={value("site_title", settings.seo.site_title)} error={errors.site_title} />
-          <Field label="Canonical URL" name="canonical_url" type="url" defaultValue={value("canonical_url", settings.seo.canonical_url)} error={errors.canonical_url} />
-          <Field as="textarea" label="Description *" name="site_description" rows={3} required defaultValue={value("site_description", settings.seo.site_description)} error={errors.site_description} />
-          <Field label="Keywords (comma separated)" name="site_keywords" defaultValue={value("site_keywords", settings.seo.site_keywords)} error={errors.site_keywords} />
-          <Field label="Open Graph image URL (recommended 1200x630)" name="og_image" type="url" defaultValue={value("og_image", settings.seo.og_image)} error={errors.og_image} />
-          <Field label="Twitter handle" name="twitter_handle" defaultValue={value("twitter_handle", settings.seo.twitter_handle)} placeholder="@nauka_ua" error={errors.twitter_handle} />
+          <Field
+            label="Canonical URL"
+            name="canonical_url"
+            type="url"
+            defaultValue={value("canonical_url", settings.seo.canonical_url)}
+            error={errors.canonical_url}
+          />
+          <Field
+            as="textarea"
+            label="Description *"
+            name="site_description"
+            rows={3}
+            required
+            defaultValue={value("site_description", settings.seo.site_description)}
+            error={errors.site_description}
+          />
+          <Field
+            label="Keywords (comma separated)"
+            name="site_keywords"
+            defaultValue={value("site_keywords", settings.seo.site_keywords)}
+            error={errors.site_keywords}
+          />
+          <Field
+            label="Open Graph image URL (recommended 1200x630)"
+            name="og_image"
+            type="url"
+            defaultValue={value("og_image", settings.seo.og_image)}
+            error={errors.og_image}
+          />
+          <Field
+            label="Twitter handle"
+            name="twitter_handle"
+            defaultValue={value("twitter_handle", settings.seo.twitter_handle)}
+            placeholder="@nauka_ua"
+            error={errors.twitter_handle}
+          />
           <Field as="select" label="Site language" name="language" defaultValue={value("language", settings.seo.language)} error={errors.language}>
             {LANGUAGE_OPTIONS.map((l) => (
               <option key={l} value={l}>
@@ -154,7 +228,10 @@ export default function SettingsScreen() {
           </Field>
           <aside className="info-panel">
             <h3>Social preview caching</h3>
-            <p>Facebook, X (Twitter) і Telegram кешують попередній перегляд посилань: нові назва, опис чи зображення з'являються там за 5–10 хвилин або після оновлення кешу в їхніх інструментах налагодження.</p>
+            <p>
+              Facebook, X (Twitter) і Telegram кешують попередній перегляд посилань: нові назва, опис чи зображення з’являються там за 5–10 хвилин або після
+              оновлення кешу в їхніх інструментах налагодження.
+            </p>
           </aside>
         </section>
 
@@ -169,14 +246,26 @@ export default function SettingsScreen() {
               <li>Захист від запитів з інших сайтів і блокування підбору паролів.</li>
             </ul>
           </aside>
-          <Field as="select" label="Session timeout (minutes)" name="session_timeout" defaultValue={value("session_timeout", settings.security.session_timeout)} error={errors.session_timeout}>
+          <Field
+            as="select"
+            label="Session timeout (minutes)"
+            name="session_timeout"
+            defaultValue={value("session_timeout", settings.security.session_timeout)}
+            error={errors.session_timeout}
+          >
             {[30, 60, 120, 480].map((n) => (
               <option key={n} value={n}>
                 {n}
               </option>
             ))}
           </Field>
-          <Field as="select" label="Failed-login attempts before lockout" name="max_login_attempts" defaultValue={value("max_login_attempts", settings.security.max_login_attempts)} error={errors.max_login_attempts}>
+          <Field
+            as="select"
+            label="Failed-login attempts before lockout"
+            name="max_login_attempts"
+            defaultValue={value("max_login_attempts", settings.security.max_login_attempts)}
+            error={errors.max_login_attempts}
+          >
             {[3, 5, 10].map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -187,10 +276,30 @@ export default function SettingsScreen() {
 
         <section role="tabpanel" id="panel-integrations" aria-labelledby="tab-integrations" hidden={tab !== "integrations"}>
           <h2>Integrations</h2>
-          <Field label="Search Console verification code" name="gsc_verification_code" defaultValue={value("gsc_verification_code", settings.integrations.gsc_verification_code)} error={errors.gsc_verification_code} />
-          <Field label="Meta verification" name="gsc_meta_verification" defaultValue={value("gsc_meta_verification", settings.integrations.gsc_meta_verification)} error={errors.gsc_meta_verification} />
-          <Field label="Property URL" name="gsc_property_url" type="url" defaultValue={value("gsc_property_url", settings.integrations.gsc_property_url)} error={errors.gsc_property_url} />
-          <CheckboxField label="Enable analytics" name="analytics_enabled" defaultChecked={checked("analytics_enabled", settings.integrations.analytics_enabled)} />
+          <Field
+            label="Search Console verification code"
+            name="gsc_verification_code"
+            defaultValue={value("gsc_verification_code", settings.integrations.gsc_verification_code)}
+            error={errors.gsc_verification_code}
+          />
+          <Field
+            label="Meta verification"
+            name="gsc_meta_verification"
+            defaultValue={value("gsc_meta_verification", settings.integrations.gsc_meta_verification)}
+            error={errors.gsc_meta_verification}
+          />
+          <Field
+            label="Property URL"
+            name="gsc_property_url"
+            type="url"
+            defaultValue={value("gsc_property_url", settings.integrations.gsc_property_url)}
+            error={errors.gsc_property_url}
+          />
+          <CheckboxField
+            label="Enable analytics"
+            name="analytics_enabled"
+            defaultChecked={checked("analytics_enabled", settings.integrations.analytics_enabled)}
+          />
           <div className="integration-cards">
             {["Google Search Console", "Google Analytics", "Bing Webmaster Tools", "Meta (Facebook)"].map((name) => (
               <div key={name} className="integration-card">

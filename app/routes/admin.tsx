@@ -14,9 +14,7 @@ export default function AdminLayout() {
   const { user } = useLoaderData<typeof loader>();
   const matches = useMatches();
   const location = useLocation();
-  const handle = [...matches].reverse().find((m) => (m.handle as AdminHandle | undefined)?.title)?.handle as
-    | AdminHandle
-    | undefined;
+  const handle = [...matches].reverse().find((m) => (m.handle as AdminHandle | undefined)?.title)?.handle as AdminHandle | undefined;
   const title = handle?.title ?? DEFAULT_SECTION_TITLE;
   const displayName = user.name || user.username;
   const initial = (displayName || "A").charAt(0).toUpperCase() || "A";
@@ -66,7 +64,9 @@ export default function AdminLayout() {
               </summary>
               <div className="avatar-menu-panel">
                 <p className="avatar-name">{displayName}</p>
-                <p className="avatar-email" title={user.email}>{user.email}</p>
+                <p className="avatar-email" title={user.email}>
+                  {user.email}
+                </p>
                 <Form method="post" action="/admin/logout">
                   <button type="submit" className="button button-secondary">
                     Вийти

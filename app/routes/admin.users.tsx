@@ -2,24 +2,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { CheckboxField, Field } from "~/components/ui/field";
-import {
-  addUser,
-  deleteUser,
-  getUserById,
-  listUsers,
-  toUserView,
-  updateUser,
-  UserCreateSchema,
-  UserUpdateSchema,
-} from "~/models/user.server";
+import { addUser, deleteUser, getUserById, listUsers, toUserView, updateUser, UserCreateSchema, UserUpdateSchema } from "~/models/user.server";
 import { requireRole } from "~/services/auth.server";
+import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import { getSession } from "~/services/session.server";
 import { DomainError } from "~/utils/errors";
 import { formatDateTime as formatDate } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { ROLES } from "~/utils/roles";
-import { redirectWithFlash, takeFlash } from "~/services/flash.server";
-import { getSession } from "~/services/session.server";
 
 const TITLE = "Користувачі";
 export const handle: AdminHandle = { title: TITLE };
@@ -157,22 +148,22 @@ export default function UsersScreen() {
                 <td>{formatDate(u.created_at)}</td>
                 <td>
                   <div className="row-actions">
-                  <Link to={`?edit=${u.id}`} className="button button-secondary button-small" aria-label={`Edit ${u.username}`} preventScrollReset>
-                    Edit
-                  </Link>
-                  {u.id !== currentUserId ? (
-                    <Form
-                      method="post"
-                      onSubmit={(event) => {
-                        if (!window.confirm(`Delete user ${u.username}?`)) event.preventDefault();
-                      }}
-                    >
-                      <input type="hidden" name="id" value={u.id} />
-                      <button type="submit" name="intent" value="delete" className="button button-danger button-small" aria-label={`Delete ${u.username}`}>
-                        Delete
-                      </button>
-                    </Form>
-                  ) : null}
+                    <Link to={`?edit=${u.id}`} className="button button-secondary button-small" aria-label={`Edit ${u.username}`} preventScrollReset>
+                      Edit
+                    </Link>
+                    {u.id !== currentUserId ? (
+                      <Form
+                        method="post"
+                        onSubmit={(event) => {
+                          if (!window.confirm(`Delete user ${u.username}?`)) event.preventDefault();
+                        }}
+                      >
+                        <input type="hidden" name="id" value={u.id} />
+                        <button type="submit" name="intent" value="delete" className="button button-danger button-small" aria-label={`Delete ${u.username}`}>
+                          Delete
+                        </button>
+                      </Form>
+                    ) : null}
                   </div>
                 </td>
               </tr>
@@ -189,7 +180,11 @@ export default function UsersScreen() {
             <Field label="Full name" name="full_name" error={errors.full_name} defaultValue={values?.full_name} />
             <RoleSelect error={errors.role} defaultValue={values?.role} />
             <Field label="Password" name="password" type="password" error={errors.password} required autoComplete="new-password" hint="At least 8 characters" />
-            {failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
+            {failure?.formError ? (
+              <p className="form-error" role="alert">
+                {failure.formError}
+              </p>
+            ) : null}
             <DialogActions intent="create" label="Create user" busy={busy} />
           </Form>
         </UserDialog>
@@ -212,7 +207,11 @@ export default function UsersScreen() {
               autoComplete="new-password"
               hint="Leave empty to keep the current password. A new password signs the user out everywhere."
             />
-            {failure?.formError ? <p className="form-error" role="alert">{failure.formError}</p> : null}
+            {failure?.formError ? (
+              <p className="form-error" role="alert">
+                {failure.formError}
+              </p>
+            ) : null}
             <DialogActions intent="update" label="Save changes" busy={busy} />
           </Form>
         </UserDialog>

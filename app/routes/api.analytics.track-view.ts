@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { clientAddress } from "~/services/auth.server";
+import { countArticleView, isReaderRequest, resolveArticle } from "~/services/view-counter.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { firstViewInWindow } from "~/utils/rate-limit.server";
-import { countArticleView, isReaderRequest, resolveArticle } from "~/services/view-counter.server";
 
 // SPEC §7: `article_id` plus extra fields, which are ignored (zod strips them).
 const TrackViewSchema = z.object({

@@ -11,7 +11,10 @@ export const loader = apiRoute(async ({ params }: LoaderFunctionArgs) => {
   const found = slug.length <= 300 ? await getPublicArticle({ slugOrId: slug }) : undefined;
   if (!found) return apiError(404, "Article not found");
   if (!found.article) {
-    return new Response(null, { status: 301, headers: { Location: `/api/articles/slug/${encodeURIComponent(found.redirectTo)}`, "Cache-Control": "no-store" } });
+    return new Response(null, {
+      status: 301,
+      headers: { Location: `/api/articles/slug/${encodeURIComponent(found.redirectTo)}`, "Cache-Control": "no-store" },
+    });
   }
   const a = found.article;
   return apiJson({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { authenticate, LoginSchema } from "~/services/auth.server";
-import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { createSessionToken } from "~/services/session.server";
+import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

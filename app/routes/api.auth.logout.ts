@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { apiRoute, methodNotAllowed } from "~/utils/http.server";
 import { revokeSessionToken } from "~/services/session.server";
+import { apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 export const loader = () => methodNotAllowed(["POST"]);
 

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { listMedia, MEDIA_TYPES } from "~/models/media.server";
 import { requireUser } from "~/services/auth.server";
+import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
 import { fieldErrors } from "~/utils/forms.server";
 import { apiError, apiJson, apiRoute, listParams, methodNotAllowed } from "~/utils/http.server";
-import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError } from "~/services/upload.server";
 
 const ListQuery = z.object({
   q: z.string().max(200, "Не більше 200 символів").default(""),

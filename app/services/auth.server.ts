@@ -2,12 +2,12 @@ import { redirect } from "@remix-run/node";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { z } from "zod";
 import type { User } from "../../db/schema";
-import type { Role } from "../utils/roles";
 import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
 import { apiError, isApiRequest } from "../utils/http.server";
 import { warmSanitizer } from "../utils/markdown.server";
+import type { Role } from "../utils/roles";
 import { getSession, readSessionToken } from "./session.server";
 
 export const LOGIN_PATH = "/admin/login";
@@ -58,9 +58,7 @@ export function clientAddress(request: Request): string {
   return getClientIPAddress(request) ?? "unknown";
 }
 
-export type LoginResult =
-  | { ok: true; user: User }
-  | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+export type LoginResult = { ok: true; user: User } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
 
 export const LOGIN_FAILED = "Невірне ім'я користувача або пароль";
 
@@ -81,15 +79,7 @@ export const LoginSchema = z.object({
  * One sign-in check for the login screen and POST /api/auth/login: lockout first, then the
  * password (constant work whether or not the user exists), then the account state.
  */
-export async function authenticate({
-  username,
-  password,
-  request,
-}: {
-  username: string;
-  password: string;
-  request: Request;
-}): Promise<LoginResult> {
+export async function authenticate({ username, password, request }: { username: string; password: string; request: Request }): Promise<LoginResult> {
   const ip = clientAddress(request);
   const { max_login_attempts } = await getSettings("security");
   const { wait, reason } = await getLockout({ username, ip, max: max_login_attempts });

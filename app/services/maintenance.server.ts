@@ -1,5 +1,5 @@
-import { getUser } from "./auth.server";
 import { getSettings } from "../models/settings.server";
+import { getUser } from "./auth.server";
 
 // DESIGN §8: maintenance mode really closes the public site (503 page); staff who are signed in
 // still see it, and the admin, the API, assets and /healthz stay open.

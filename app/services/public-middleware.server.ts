@@ -1,13 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import {
-  CACHE_CONTROL,
-  cacheTagsFor,
-  getCachedResponse,
-  pageCacheEnabled,
-  setCachedResponse,
-  type CachedResponse,
-} from "../utils/page-cache.server";
+import { CACHE_CONTROL, cacheTagsFor, getCachedResponse, pageCacheEnabled, setCachedResponse, type CachedResponse } from "../utils/page-cache.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 for public responses: view counting (before the cache, so a
@@ -173,15 +166,14 @@ export function publicPageCache(): RequestHandler {
       return true;
     } as Response["write"];
     // compression's flush() would push each streamed chunk out; we send the whole body at once.
-    (res as unknown as { flush?: () => void }).flush = () => {};
+    (res as unknown as { flush?: () => void }).flush = () => undefined;
 
-    res.end = function (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    res.end = function (this: Response, chunk?: unknown, encoding?: unknown, _callback?: unknown) {
       if (chunk != null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
       restore();
       const body = Buffer.concat(chunks);
       const routeCacheControl = String(res.getHeader("cache-control") ?? "");
-      const storable =
-        res.statusCode === 200 && !res.getHeader("set-cookie") && !/\bprivate\b/.test(routeCacheControl) && !res.headersSent;
+      const storable = res.statusCode === 200 && !res.getHeader("set-cookie") && !/\bprivate\b/.test(routeCacheControl) && !res.headersSent;
       if (!storable) return end.call(res, body);
       const headers: [string, string][] = [];
       for (const name of res.getHeaderNames()) {

@@ -51,7 +51,8 @@ export async function getVerificationMeta(): Promise<{ name: string; content: st
   if (gsc_meta_verification) {
     const content = /content\s*=\s*["']([^"']*)["']/i.exec(gsc_meta_verification)?.[1];
     const name = /name\s*=\s*["']([A-Za-z0-9_.:-]+)["']/i.exec(gsc_meta_verification)?.[1];
-    const tag = content !== undefined ? { name: name ?? "google-site-verification", content } : { name: "google-site-verification", content: gsc_meta_verification };
+    const tag =
+      content !== undefined ? { name: name ?? "google-site-verification", content } : { name: "google-site-verification", content: gsc_meta_verification };
     if (tag.content && !tags.some((t) => t.name === tag.name && t.content === tag.content)) tags.push(tag);
   }
   return tags;

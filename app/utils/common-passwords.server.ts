@@ -10,8 +10,6 @@ let common: Set<string> | undefined;
 /** True when `password` is a well-known password (compared case-insensitively) or only spaces. */
 export function isCommonPassword(password: string): boolean {
   if (password.trim() === "") return true;
-  common ??= new Set(
-    (createRequire(import.meta.url)("@zxcvbn-ts/language-common") as { dictionary: Record<string, string[]> }).dictionary["passwords-common"],
-  );
+  common ??= new Set((createRequire(import.meta.url)("@zxcvbn-ts/language-common") as { dictionary: Record<string, string[]> }).dictionary["passwords-common"]);
   return common.has(password) || common.has(password.toLowerCase());
 }

@@ -9,8 +9,7 @@ import { dataDir } from "../../db/index";
 // One schema for every variable of the README's Configuration table: nothing else in app/ reads
 // process.env (DATA_DIR's default lives in dataDir(), db/index.ts, which scripts share).
 const onOff = (fallback: "0" | "1") => z.enum(["0", "1"], { message: "must be 0 or 1" }).default(fallback);
-const whole = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const whole = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 // Express `trust proxy`: true/false, a hop count, or a comma-separated list of addresses, subnets
 // and the names loopback, linklocal, uniquelocal (what proxy-addr accepts).
@@ -27,7 +26,10 @@ const TrustProxySchema = z
       const [address, prefix, extra] = part.split("/");
       const ok = PROXY_NAMES.has(part) || (isIP(address) && extra === undefined && (prefix === undefined || /^\d{1,3}$/.test(prefix)));
       if (!ok) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${part}" is not true, false, a hop count, an address, a subnet or loopback/linklocal/uniquelocal` });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `"${part}" is not true, false, a hop count, an address, a subnet or loopback/linklocal/uniquelocal`,
+        });
         return z.NEVER;
       }
     }

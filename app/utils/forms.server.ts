@@ -56,7 +56,7 @@ export function parseForm<S extends ZodTypeAny>(schema: S, input: FormData | Rec
  * errors and the submitted values, so a form posted without JavaScript comes back filled in.
  * `extra` carries what the screen needs besides (e.g. which dialog's form it was).
  */
-export function formFailure<E extends Record<string, unknown> = {}>(
+export function formFailure<E extends Record<string, unknown> = Record<never, never>>(
   failure: { values?: FormValues; errors?: FieldErrors; formError?: string },
   init: number | ResponseInit = 422,
   extra?: E,

@@ -20,4 +20,3 @@ export function formFailureOf(result: unknown): FormFailure | undefined {
   const value = result as Partial<FormFailure> | null | undefined;
   return value && value.ok === false && typeof value.errors === "object" ? (value as FormFailure) : undefined;
 }
-

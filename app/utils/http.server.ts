@@ -19,11 +19,7 @@ export function apiJson(data: unknown, init: ResponseInit = {}): Response {
   return Response.json(data, { ...init, headers });
 }
 
-export function apiError(
-  status: number,
-  detail: string,
-  extra: { errors?: Record<string, string>; headers?: HeadersInit } = {},
-): Response {
+export function apiError(status: number, detail: string, extra: { errors?: Record<string, string>; headers?: HeadersInit } = {}): Response {
   const body = extra.errors ? { detail, errors: extra.errors } : { detail };
   return apiJson(body, { status, headers: extra.headers });
 }
@@ -123,10 +119,7 @@ export function methodNotAllowed(allowed: string[]): Response {
  * must match one of ours. Requests with neither and no session cookie (API clients with a
  * bearer token) pass: a browser cannot attach those credentials cross-site.
  */
-export function isSameOrigin(
-  headers: { origin?: string | null; referer?: string | null; cookie?: string | null },
-  ours: string[],
-): boolean {
+export function isSameOrigin(headers: { origin?: string | null; referer?: string | null; cookie?: string | null }, ours: string[]): boolean {
   const source = headers.origin || headers.referer;
   if (!source || source === "null") {
     return !(headers.cookie ?? "").includes("__session=") && source !== "null";
@@ -150,7 +143,9 @@ export const DATABASE_BUSY_RETRY_AFTER = "30";
 /** Whether an error is SQLite's "database is locked/busy" after the busy timeout ran out. */
 export function isDatabaseBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"));
+  return (
+    typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"))
+  );
 }
 
 /** The 503 for a busy database: JSON `{detail}` for /api, plain text otherwise (screens render it in their error boundary). */

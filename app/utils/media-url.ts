@@ -19,10 +19,7 @@ export function variantUrl(url: string, width: number): string | undefined {
 }
 
 /** src, srcSet and sizes for an <img>; srcSet only for uploaded media. */
-export function responsiveImage(
-  url: string,
-  sizes = "(max-width: 768px) 100vw, 50vw",
-): { src: string; srcSet?: string; sizes?: string } {
+export function responsiveImage(url: string, sizes = "(max-width: 768px) 100vw, 50vw"): { src: string; srcSet?: string; sizes?: string } {
   if (!MEDIA_URL.test(url) && !DEMO_URL.test(url)) return { src: url };
   const srcSet = VARIANT_WIDTHS.map((w) => `${variantUrl(url, w)} ${w}w`).join(", ");
   return { src: variantUrl(url, 800)!, srcSet, sizes };

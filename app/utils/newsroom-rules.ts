@@ -85,53 +85,47 @@ const optionalSlug = z
   .transform((v) => v || undefined);
 
 /** Body of POST /api/articles/ and PUT /api/articles/{id}, and the editor's form (SPEC §7). */
-export const ArticleInputSchema = z
-  .object({
-    // Field-level checks (not an object refinement), so every message shows at once.
-    title: z
-      .string({ invalid_type_error: "Має бути текстом" })
+export const ArticleInputSchema = z.object({
+  // Field-level checks (not an object refinement), so every message shows at once.
+  title: z.string({ invalid_type_error: "Має бути текстом" }).trim().min(1, MESSAGES.titleContentRequired).max(LIMITS.title, MESSAGES.title).default(""),
+  subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
+  // Embedded images are stored as files first; the 500,000 limit applies after that (DESIGN §7).
+  content: z
+    .string({ invalid_type_error: "Має бути текстом" })
+    .max(8 * 1024 * 1024, MESSAGES.content)
+    .refine((v) => v.trim().length > 0, MESSAGES.titleContentRequired)
+    .default(""),
+  category_id: z.preprocess(
+    (v) => v ?? "",
+    z
+      .string({ invalid_type_error: MESSAGES.categoryInvalid })
       .trim()
-      .min(1, MESSAGES.titleContentRequired)
-      .max(LIMITS.title, MESSAGES.title)
-      .default(""),
-    subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
-    // Embedded images are stored as files first; the 500,000 limit applies after that (DESIGN §7).
-    content: z
-      .string({ invalid_type_error: "Має бути текстом" })
-      .max(8 * 1024 * 1024, MESSAGES.content)
-      .refine((v) => v.trim().length > 0, MESSAGES.titleContentRequired)
-      .default(""),
-    category_id: z.preprocess(
-      (v) => v ?? "",
-      z
-        .string({ invalid_type_error: MESSAGES.categoryInvalid })
-        .trim()
-        .min(1, MESSAGES.categoryRequired)
-        // SPEC §5: a category id contains a hyphen (a UUID); anything else means a stale page.
-        .refine((v) => v === "" || (v.includes("-") && v.length <= 64), MESSAGES.categoryInvalid),
-    ),
-    tags: z
-      .union([z.string(), z.array(z.string({ invalid_type_error: "Тег має бути текстом" }))], {
-        invalid_type_error: "Теги: рядок через кому або список",
-      })
-      .nullish()
-      .transform((v) => parseTags(v ?? []))
-      .refine((tags) => tags.length <= LIMITS.tags, MESSAGES.tagsCount)
-      .refine((tags) => tags.every((t) => t.length <= LIMITS.tag), MESSAGES.tagLength),
-    featured_image: z
-      .string({ invalid_type_error: MESSAGES.image })
-      .trim()
-      .max(8 * 1024 * 1024, MESSAGES.fileTooLarge)
-      .refine((v) => v === "" || IMAGE_RE.test(v), MESSAGES.image)
-      .nullish()
-      .transform((v) => v || null),
-    status: z.enum(ARTICLE_STATUSES, { errorMap: () => ({ message: MESSAGES.status }) }).default("draft"),
-    seo_title: optionalText(LIMITS.seoTitle, MESSAGES.seoTitle),
-    seo_description: optionalText(LIMITS.seoDescription, MESSAGES.seoDescription),
-    slug: optionalSlug,
-    /** The version the writer started from; a newer one on the server refuses the save (409). */
-    version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
-  });
+      .min(1, MESSAGES.categoryRequired)
+      // SPEC §5: a category id contains a hyphen (a UUID); anything else means a stale page.
+      .refine((v) => v === "" || (v.includes("-") && v.length <= 64), MESSAGES.categoryInvalid),
+  ),
+  tags: z
+    .union([z.string(), z.array(z.string({ invalid_type_error: "Тег має бути текстом" }))], {
+      invalid_type_error: "Теги: рядок через кому або список",
+    })
+    .nullish()
+    .transform((v) => parseTags(v ?? []))
+    .refine((tags) => tags.length <= LIMITS.tags, MESSAGES.tagsCount)
+    .refine((tags) => tags.every((t) => t.length <= LIMITS.tag), MESSAGES.tagLength),
+  featured_image: z
+    .string({ invalid_type_error: MESSAGES.image })
+    .trim()
+    .max(8 * 1024 * 1024, MESSAGES.fileTooLarge)
+    .refine((v) => v === "" || IMAGE_RE.test(v), MESSAGES.image)
+    .nullish()
+    .transform((v) => v || null),
+  status: z.enum(ARTICLE_STATUSES, { errorMap: () => ({ message: MESSAGES.status }) }).default("draft"),
+  seo_title: optionalText(LIMITS.seoTitle, MESSAGES.seoTitle),
+  seo_description: optionalText(LIMITS.seoDescription, MESSAGES.seoDescription),
+  slug: optionalSlug,
+  /** The version the writer started from; a newer one on the server refuses the save (409). */
+  version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
+});
 
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 

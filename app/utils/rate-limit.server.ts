@@ -27,13 +27,15 @@ function tooMany(req: Request, res: Response) {
   const detail = `Забагато запитів. Спробуйте знову через ${seconds(retry)}`;
   res.status(429).set("Cache-Control", "no-store");
   if (req.path.startsWith("/api/")) return void res.json({ detail });
-  res.type("html").send(
-    `<!doctype html><html lang="uk"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-      `<title>Забагато запитів</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">` +
-      `<h1>Забагато запитів</h1><p>${escapeHtml(detail)}</p>` +
-      `<p>Ваші зміни з останньої спроби не збережено. Поверніться назад і надішліть форму ще раз трохи пізніше.</p>` +
-      `<p><a href="/admin">До панелі керування</a></p></body></html>`,
-  );
+  res
+    .type("html")
+    .send(
+      `<!doctype html><html lang="uk"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>Забагато запитів</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">` +
+        `<h1>Забагато запитів</h1><p>${escapeHtml(detail)}</p>` +
+        `<p>Ваші зміни з останньої спроби не збережено. Поверніться назад і надішліть форму ще раз трохи пізніше.</p>` +
+        `<p><a href="/admin">До панелі керування</a></p></body></html>`,
+    );
 }
 
 const noop: RequestHandler = (_req, _res, next) => next();

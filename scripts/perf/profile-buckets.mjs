@@ -3,8 +3,13 @@
 import { readFileSync } from "node:fs";
 const p = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map(); for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const short = (u) => u.replace(/^file:\/\//, "").replace(/.*node_modules\//, "nm:").replace(process.cwd() + "/", "");
+const parent = new Map();
+for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const short = (u) =>
+  u
+    .replace(/^file:\/\//, "")
+    .replace(/.*node_modules\//, "nm:")
+    .replace(process.cwd() + "/", "");
 const key = (c) => `${c.functionName}@${short(c.url)}`;
 // first matching bucket walking from leaf to root wins (ordered by specificity)
 const buckets = [
@@ -21,13 +26,25 @@ const buckets = [
   ["GC", /garbage collector/],
   ["socket writes (writev)", /^writev@/],
 ];
-const totals = new Map(); let busy = 0;
+const totals = new Map();
+let busy = 0;
 for (let i = 0; i < p.samples.length; i++) {
-  const d = p.timeDeltas[i] ?? 0; let id = p.samples[i];
-  const leaf = byId.get(id).callFrame.functionName; if (leaf === "(idle)") continue; busy += d;
+  const d = p.timeDeltas[i] ?? 0;
+  const id = p.samples[i];
+  const leaf = byId.get(id).callFrame.functionName;
+  if (leaf === "(idle)") continue;
+  busy += d;
   let b = "other (node internals, startup)";
-  outer: for (let q = id; q !== undefined; q = parent.get(q)) { const k = key(byId.get(q).callFrame); for (const [name, re] of buckets) if (re.test(k)) { b = name; break outer; } }
+  outer: for (let q = id; q !== undefined; q = parent.get(q)) {
+    const k = key(byId.get(q).callFrame);
+    for (const [name, re] of buckets)
+      if (re.test(k)) {
+        b = name;
+        break outer;
+      }
+  }
   totals.set(b, (totals.get(b) ?? 0) + d);
 }
-const reqs = Number(process.argv[3] ?? 0), cpuPerReq = Number(process.argv[4] ?? 0);
-for (const [b, t] of [...totals].sort((a, c) => c[1] - a[1])) console.log(`${((t / busy) * 100).toFixed(1).padStart(5)}%  ${cpuPerReq ? ((t / busy) * cpuPerReq).toFixed(2).padStart(6) + " ms/req  " : ""}${b}`);
+const cpuPerReq = Number(process.argv[4] ?? 0);
+for (const [b, t] of [...totals].sort((a, c) => c[1] - a[1]))
+  console.log(`${((t / busy) * 100).toFixed(1).padStart(5)}%  ${cpuPerReq ? ((t / busy) * cpuPerReq).toFixed(2).padStart(6) + " ms/req  " : ""}${b}`);

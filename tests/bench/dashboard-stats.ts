@@ -15,9 +15,7 @@ const sqlite = getHandle().sqlite;
 const ARTICLES = 1_000;
 const ROWS = 100_000;
 const DAYS = ROWS / ARTICLES; // 100 days of history per article
-const insertArticle = sqlite.prepare(
-  "insert into articles (id, slug, title, status, views, created_at, published_at) values (?, ?, ?, 'published', ?, ?, ?)",
-);
+const insertArticle = sqlite.prepare("insert into articles (id, slug, title, status, views, created_at, published_at) values (?, ?, ?, 'published', ?, ?, ?)");
 const insertView = sqlite.prepare("insert into page_views (day, path, article_id, views) values (?, ?, ?, ?)");
 const now = Date.now();
 sqlite.transaction(() => {

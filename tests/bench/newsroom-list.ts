@@ -27,7 +27,10 @@ for (const name of ["Космос", "Медицина", "Технології", 
 }
 
 const ARTICLES = 10_000;
-const WORDS = "наука дослідження телескоп галактика клітина вакцина енергія батарея кліматичний океан квантовий алгоритм нейромережа геном білок супутник ракета реактор мікроб вулкан".split(" ");
+const WORDS =
+  "наука дослідження телескоп галактика клітина вакцина енергія батарея кліматичний океан квантовий алгоритм нейромережа геном білок супутник ракета реактор мікроб вулкан".split(
+    " ",
+  );
 const pick = (i: number, n: number) => WORDS[(i * 7 + n * 13) % WORDS.length];
 const started = performance.now();
 for (let batch = 0; batch < ARTICLES; batch += 1000) {
@@ -88,8 +91,14 @@ const get = async (path: string, headers: Record<string, string>) => {
   await res.arrayBuffer();
 };
 console.log("Through the Remix request handler (signed in):");
-await time("GET /api/articles/admin?search=галактика", () => get(`/api/articles/admin?search=${encodeURIComponent("галактика")}`, { Authorization: `Bearer ${token}` }));
-await time("GET /admin/articles?q=галактика (server-rendered screen)", () => get(`/admin/articles?q=${encodeURIComponent("галактика")}`, { Cookie: cookie }), 50);
+await time("GET /api/articles/admin?search=галактика", () =>
+  get(`/api/articles/admin?search=${encodeURIComponent("галактика")}`, { Authorization: `Bearer ${token}` }),
+);
+await time(
+  "GET /admin/articles?q=галактика (server-rendered screen)",
+  () => get(`/admin/articles?q=${encodeURIComponent("галактика")}`, { Cookie: cookie }),
+  50,
+);
 
 await closeDatabase();
 rmSync(dir, { recursive: true, force: true });

@@ -18,15 +18,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import SQLite from "better-sqlite3";
-import { startServer, type RunningServer } from "../server-process";
 import { kb, measurePageJs, PUBLIC_JS_BUDGET_BYTES } from "../../scripts/js-size";
+import { startServer, type RunningServer } from "../server-process";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : args[i + 1];
 };
-const SIZES = option("sizes", args.includes("--full") ? "1000,10000,100000" : "10000").split(",").map(Number);
+const SIZES = option("sizes", args.includes("--full") ? "1000,10000,100000" : "10000")
+  .split(",")
+  .map(Number);
 const DURATION = Number(option("duration", "10"));
 const WARMUP = Number(option("warmup", "2"));
 const CONNECTIONS = Number(option("connections", "50"));
@@ -190,14 +192,37 @@ function printTable(rows: Row[]) {
   const header = ["size", "page", "HTTP", "bytes", "warm req/s", "p50", "p99", "cold req/s", "p50", "p99", "static req/s", "warm/static", "cold/static"];
   const lines = rows.map((r) => {
     if (r.status !== 200) {
-      return [String(r.size), r.target.name, String(r.status), "—", `not measured: HTTP ${r.status}${r.status === 404 ? " (route missing on this branch?)" : ""}`, "", "", "", "", "", "", "", ""];
+      return [
+        String(r.size),
+        r.target.name,
+        String(r.status),
+        "—",
+        `not measured: HTTP ${r.status}${r.status === 404 ? " (route missing on this branch?)" : ""}`,
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ];
     }
     const ratio = (run?: Run) => (run && r.static ? `${Math.round((run.rps / r.static.rps) * 100)}%` : "—");
     return [
-      String(r.size), r.target.name, String(r.status), String(r.bytes),
-      fmt.rps(r.warm), fmt.ms(r.warm?.p50), fmt.ms(r.warm?.p99),
-      fmt.rps(r.cold), fmt.ms(r.cold?.p50), fmt.ms(r.cold?.p99),
-      fmt.rps(r.static), ratio(r.warm), ratio(r.cold),
+      String(r.size),
+      r.target.name,
+      String(r.status),
+      String(r.bytes),
+      fmt.rps(r.warm),
+      fmt.ms(r.warm?.p50),
+      fmt.ms(r.warm?.p99),
+      fmt.rps(r.cold),
+      fmt.ms(r.cold?.p50),
+      fmt.ms(r.cold?.p99),
+      fmt.rps(r.static),
+      ratio(r.warm),
+      ratio(r.cold),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? "").length)));
@@ -269,7 +294,9 @@ async function main() {
   console.log("");
   console.log("Resident memory after the load (VmRSS = anonymous + file + shared):");
   for (const m of memory) {
-    console.log(`  ${m.size.toLocaleString("en-US")} ${m.mode}: ${fmt.mb(m.rss)} = ${fmt.mb(m.parts.anon)} anonymous + ${fmt.mb(m.parts.file)} file + ${fmt.mb(m.parts.shmem)} shared`);
+    console.log(
+      `  ${m.size.toLocaleString("en-US")} ${m.mode}: ${fmt.mb(m.rss)} = ${fmt.mb(m.parts.anon)} anonymous + ${fmt.mb(m.parts.file)} file + ${fmt.mb(m.parts.shmem)} shared`,
+    );
   }
   console.log(
     "  anonymous: the JS heap with the page cache (at most PAGE_CACHE_MB, 48 MB by default; none when cold) and SQLite's page\n" +
@@ -308,7 +335,11 @@ async function main() {
   p99Line("home", home);
   for (const name of ["category", "search (common word)", "search (rare word)", "RSS"]) coldLine(name, 400, at(base, name));
   const admin = at(base, "admin list");
-  if (admin?.warm) verdict(admin.warm.mean < 20, `admin article list with a search < 20 ms per request: mean ${fmt.ms(admin.warm.mean)} ms, p99 ${fmt.ms(admin.warm.p99)} ms (1 connection)`);
+  if (admin?.warm)
+    verdict(
+      admin.warm.mean < 20,
+      `admin article list with a search < 20 ms per request: mean ${fmt.ms(admin.warm.mean)} ms, p99 ${fmt.ms(admin.warm.p99)} ms (1 connection)`,
+    );
   else verdict(undefined, `admin article list with a search < 20 ms per request: not measured (HTTP ${admin?.status})`);
 
   const smallest = Math.min(...SIZES);
@@ -331,12 +362,18 @@ async function main() {
       if (!a || !b) verdict(undefined, `cost growth ${label}: not measured`);
       else {
         const change = b.rps / a.rps - 1;
-        verdict(change >= -0.2, `cost growth: cold ${label} at ${largest.toLocaleString("en-US")} within 20% of ${smallest.toLocaleString("en-US")}: ${fmt.rps(b)} vs ${fmt.rps(a)} req/s (${change >= 0 ? "+" : ""}${Math.round(change * 100)}%)`);
+        verdict(
+          change >= -0.2,
+          `cost growth: cold ${label} at ${largest.toLocaleString("en-US")} within 20% of ${smallest.toLocaleString("en-US")}: ${fmt.rps(b)} vs ${fmt.rps(a)} req/s (${change >= 0 ? "+" : ""}${Math.round(change * 100)}%)`,
+        );
       }
     }
   } else verdict(undefined, "cost growth (1,000 vs 100,000 articles): run with --sizes 1000,100000");
   const biggest = Math.max(...memory.filter((m) => m.size === largest).map((m) => m.rss));
-  verdict(largest >= 100_000 ? biggest < 300 * 1024 * 1024 : undefined, `resident memory < 300 MB after the load at 100,000 articles: ${fmt.mb(biggest)} at ${largest.toLocaleString("en-US")}`);
+  verdict(
+    largest >= 100_000 ? biggest < 300 * 1024 * 1024 : undefined,
+    `resident memory < 300 MB after the load at 100,000 articles: ${fmt.mb(biggest)} at ${largest.toLocaleString("en-US")}`,
+  );
   const heaviest = js.reduce((a, b) => (b.gzip > (a?.gzip ?? -1) ? b : a), undefined as (typeof js)[number] | undefined);
   if (heaviest) verdict(heaviest.gzip <= PUBLIC_JS_BUDGET_BYTES, `public JavaScript <= 120 KB gzip: heaviest ${heaviest.path} ${kb(heaviest.gzip)}`);
   else verdict(undefined, "public JavaScript <= 120 KB gzip: not measured");

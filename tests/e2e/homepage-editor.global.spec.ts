@@ -5,7 +5,12 @@ import { DEMO, expect, signIn, test } from "./fixtures";
 // These specs change the site-wide homepage layout: they run after the others (*.global.spec.ts)
 // and put the original layout back at the end.
 
-type Block = { id: string; name: string; articles: string[]; maxArticles: number };
+interface Block {
+  id: string;
+  name: string;
+  articles: string[];
+  maxArticles: number;
+}
 
 let api: APIRequestContext;
 let original: Block[];
@@ -115,8 +120,14 @@ test.describe("homepage editor without JavaScript", () => {
     const rows = page.locator(".hp-article");
     const titles = await page.locator(".hp-article .hp-title").allTextContents();
     for (const index of [0, 1]) {
-      await rows.nth(index).getByLabel(/Блок для/).selectOption({ label: "Останні наукові відкриття" });
-      await rows.nth(index).getByRole("button", { name: /Додати в блок/ }).click();
+      await rows
+        .nth(index)
+        .getByLabel(/Блок для/)
+        .selectOption({ label: "Останні наукові відкриття" });
+      await rows
+        .nth(index)
+        .getByRole("button", { name: /Додати в блок/ })
+        .click();
       await expect(page.getByRole("status")).toHaveText("Конфігурацію головної сторінки збережено!");
     }
     await expect(main).toContainText("2/3");
@@ -125,8 +136,14 @@ test.describe("homepage editor without JavaScript", () => {
     await main.getByRole("button", { name: /Додати статтю в блок/ }).click();
     await expect(main).toContainText("3/3");
     await expect(main.getByRole("button", { name: /Додати статтю/ })).toHaveCount(0);
-    await rows.nth(3).getByLabel(/Блок для/).selectOption({ label: "Останні наукові відкриття" });
-    await rows.nth(3).getByRole("button", { name: /Додати в блок/ }).click();
+    await rows
+      .nth(3)
+      .getByLabel(/Блок для/)
+      .selectOption({ label: "Останні наукові відкриття" });
+    await rows
+      .nth(3)
+      .getByRole("button", { name: /Додати в блок/ })
+      .click();
     await expect(page.getByRole("alert")).toHaveText("Блок «Останні наукові відкриття» заповнено (3/3)");
 
     await page.goto("/admin/homepage");

@@ -6,10 +6,14 @@ import { expect, signIn, test, uniqueName } from "./fixtures";
 
 // Test images are made with sharp here: no binary fixtures.
 async function png(width = 120, height = 80) {
-  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 140, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 140, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 async function jpeg(width = 1000, height = 600) {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .jpeg()
+    .toBuffer();
 }
 const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
 const uploadsDir = () => join(process.env.E2E_DATA_DIR!, "uploads");
@@ -34,13 +38,15 @@ test.describe("media library (JavaScript on)", () => {
     const big = `${uniqueName("big")}.jpg`;
     const fake = `${uniqueName("fake")}.png`;
     const svg = `${uniqueName("vector")}.svg`;
-    await page.getByLabel("Choose images").setInputFiles([
-      file(a, "image/jpeg", await jpeg()),
-      file(b, "image/png", await png(64, 64)),
-      file(big, "image/jpeg", Buffer.concat([await jpeg(), Buffer.alloc(6 * 1024 * 1024)])),
-      file(fake, "image/png", Buffer.from("just some text, not an image")),
-      file(svg, "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
-    ]);
+    await page
+      .getByLabel("Choose images")
+      .setInputFiles([
+        file(a, "image/jpeg", await jpeg()),
+        file(b, "image/png", await png(64, 64)),
+        file(big, "image/jpeg", Buffer.concat([await jpeg(), Buffer.alloc(6 * 1024 * 1024)])),
+        file(fake, "image/png", Buffer.from("just some text, not an image")),
+        file(svg, "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
+      ]);
     await expect(results.getByText(a)).toBeVisible();
     await expect(results.getByText(b)).toBeVisible();
     await expect(results.getByRole("alert").filter({ hasText: big })).toContainText("5 МБ");
@@ -49,13 +55,20 @@ test.describe("media library (JavaScript on)", () => {
 
     // Drag and drop onto the area uploads too.
     const dropped = `${uniqueName("dropped")}.gif`;
-    const gif = (await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 1, g: 2, b: 3 } } }).gif().toBuffer()).toString("base64");
-    const transfer = await page.evaluateHandle(({ name, data }) => {
-      const dt = new DataTransfer();
-      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], name, { type: "image/gif" }));
-      return dt;
-    }, { name: dropped, data: gif });
+    const gif = (
+      await sharp({ create: { width: 30, height: 20, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+        .gif()
+        .toBuffer()
+    ).toString("base64");
+    const transfer = await page.evaluateHandle(
+      ({ name, data }) => {
+        const dt = new DataTransfer();
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], name, { type: "image/gif" }));
+        return dt;
+      },
+      { name: dropped, data: gif },
+    );
     const zone = page.locator(".dropzone");
     await zone.dispatchEvent("dragover", { dataTransfer: transfer });
     await expect(zone).toContainText("Drop the images here!");
@@ -80,7 +93,9 @@ test.describe("media library (JavaScript on)", () => {
     });
     expect(res.status()).toBe(201);
     const item = (await res.json()).data[0];
-    expect((await page.request.post("/api/media", { multipart: { files: file(other, "image/png", await png()) }, headers: { Origin: baseURL! } })).status()).toBe(201);
+    expect(
+      (await page.request.post("/api/media", { multipart: { files: file(other, "image/png", await png()) }, headers: { Origin: baseURL! } })).status(),
+    ).toBe(201);
     const stem = item.url.slice("/media/".length).replace(/\.png$/, "");
     expect(storedFiles(stem)).toHaveLength(4);
 
@@ -128,11 +143,13 @@ test.describe("media library (JavaScript off)", () => {
     const a = `${uniqueName("nojs-a")}.png`;
     const b = `${uniqueName("nojs-b")}.jpg`;
     const svg = `${uniqueName("nojs")}.svg`;
-    await page.getByLabel("Choose images").setInputFiles([
-      file(a, "image/png", await png()),
-      file(b, "image/jpeg", await jpeg(400, 300)),
-      file(svg, "image/svg+xml", Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>")),
-    ]);
+    await page
+      .getByLabel("Choose images")
+      .setInputFiles([
+        file(a, "image/png", await png()),
+        file(b, "image/jpeg", await jpeg(400, 300)),
+        file(svg, "image/svg+xml", Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>")),
+      ]);
     await page.getByRole("button", { name: "Upload" }).click();
     const results = page.getByRole("list", { name: "Uploaded images" });
     await expect(results.getByText(a)).toBeVisible();

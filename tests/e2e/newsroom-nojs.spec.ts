@@ -7,9 +7,7 @@ import { expect, signIn, test, uniqueName } from "./fixtures";
 test.use({ javaScriptEnabled: false });
 test.slow();
 
-const field = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: true }).or(page.getByRole("combobox", { name, exact: true }));
-
+const field = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true }).or(page.getByRole("combobox", { name, exact: true }));
 
 test("editor: messages, server preview, featured image upload, publish, public page", async ({ page }) => {
   await signIn(page, "editor");
@@ -46,7 +44,9 @@ test("editor: messages, server preview, featured image upload, publish, public p
   await page.getByRole("button", { name: "Редагування" }).click();
   await expect(field(page, "Вміст (Markdown)")).toHaveValue("## Розділ\n\n- пункт\n\n> цитата");
 
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c8102e" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c8102e" } })
+    .png()
+    .toBuffer();
   await page.getByLabel("Завантажити зображення").setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Опублікувати" }).click();
   await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
@@ -100,7 +100,10 @@ test("list: the confirmation step for unpublish and delete, with the public effe
   await page.getByRole("alertdialog").getByRole("link", { name: "Скасувати" }).click();
   await expect(page.getByRole("row")).toHaveCount(2);
   await row.getByRole("button", { name: /^Delete / }).click();
-  await page.getByRole("alertdialog", { name: /Видалити статтю/ }).getByRole("button", { name: "Видалити" }).click();
+  await page
+    .getByRole("alertdialog", { name: /Видалити статтю/ })
+    .getByRole("button", { name: "Видалити" })
+    .click();
   await expect(page.getByRole("status")).toContainText("успішно видалено");
   await expect(page.getByText("No articles found")).toBeVisible();
 });

@@ -4,8 +4,7 @@ import { expect, signIn, test, uniqueName } from "./fixtures";
 // The newsroom with JavaScript on: editor, list, categories, permissions (issue 4).
 
 // Role-based: the labels also hold live character counters, which are hidden from the name.
-const field = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: true }).or(page.getByRole("combobox", { name, exact: true }));
+const field = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true }).or(page.getByRole("combobox", { name, exact: true }));
 
 async function fillArticle(page: Page, title: string, content = "# Заголовок розділу\n\nТекст **статті**.") {
   await field(page, "Заголовок").fill(title);
@@ -256,7 +255,10 @@ test.describe("reporter permissions", () => {
     expect(post.status()).toBe(403);
     expect(await post.text()).toContain("Failed to update article status");
     expect((await page.request.post(`/api/articles/${others.id}/publish`, { headers: { Origin: origin } })).status()).toBe(403);
-    const put = await page.request.put(`/api/articles/${others.id}`, { headers: { Origin: origin }, data: { title: "Захоплено", content: "x", category_id: "x-1" } });
+    const put = await page.request.put(`/api/articles/${others.id}`, {
+      headers: { Origin: origin },
+      data: { title: "Захоплено", content: "x", category_id: "x-1" },
+    });
     expect(put.status()).toBe(403);
 
     // Their own editor offers drafts only; a forged publish is refused with a message.

@@ -31,7 +31,7 @@ export function createPublishedArticle(o: SeedOptions): string {
   const sqlite = open();
   const id = randomUUID();
   const category = o.categorySlug
-    ? (sqlite.prepare("select id from categories where slug = ?").get(o.categorySlug) as { id: string } | undefined)?.id ?? null
+    ? ((sqlite.prepare("select id from categories where slug = ?").get(o.categorySlug) as { id: string } | undefined)?.id ?? null)
     : null;
   sqlite
     .prepare(

@@ -1,5 +1,5 @@
-import { createCategory, createPublishedArticle } from "./public-data";
 import { expect, signIn, test, uniqueName } from "./fixtures";
+import { createCategory, createPublishedArticle } from "./public-data";
 
 // Settings take effect on the public site (issue 5). Site-wide: runs after the other specs and
 // puts every setting back.
@@ -52,25 +52,30 @@ test.beforeAll(() => {
   category = createCategory(uniqueName("e2e-ppp"), uniqueName("Рубрика"));
   const now = Date.now();
   for (let i = 0; i < 12; i++) {
-    createPublishedArticle({ slug: uniqueName(`e2e-ppp${i}`), title: `Сторінки ${i}`, categorySlug: category, publishedAt: new Date(now - i * 60_000).toISOString() });
+    createPublishedArticle({
+      slug: uniqueName(`e2e-ppp${i}`),
+      title: `Сторінки ${i}`,
+      categorySlug: category,
+      publishedAt: new Date(now - i * 60_000).toISOString(),
+    });
   }
 });
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`paging (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
-  test.use({ javaScriptEnabled });
-  test("a category is paged by 10 with real page links", async ({ page }) => {
-    await page.goto(`/category/${category}`);
-    await expect(page.locator(".list-card")).toHaveCount(10);
-    await expect(page.locator(".list-card").first()).toContainText("Сторінки 0");
-    const pages = page.getByRole("navigation", { name: "Сторінки" });
-    await pages.getByRole("link", { name: "Сторінка 2" }).click();
-    await expect(page).toHaveURL(new RegExp(`/category/${category}\\?page=2$`), { timeout: 15_000 });
-    await expect(page.locator(".list-card")).toHaveCount(2);
-    await expect(page.locator(".list-card").last()).toContainText("Сторінки 11");
-    await expect(pages.locator('[aria-current="page"]')).toHaveText("2");
-    expect((await page.goto(`/category/${category}?page=9`))?.status()).toBe(404);
-  });
+    test.use({ javaScriptEnabled });
+    test("a category is paged by 10 with real page links", async ({ page }) => {
+      await page.goto(`/category/${category}`);
+      await expect(page.locator(".list-card")).toHaveCount(10);
+      await expect(page.locator(".list-card").first()).toContainText("Сторінки 0");
+      const pages = page.getByRole("navigation", { name: "Сторінки" });
+      await pages.getByRole("link", { name: "Сторінка 2" }).click();
+      await expect(page).toHaveURL(new RegExp(`/category/${category}\\?page=2$`), { timeout: 15_000 });
+      await expect(page.locator(".list-card")).toHaveCount(2);
+      await expect(page.locator(".list-card").last()).toContainText("Сторінки 11");
+      await expect(pages.locator('[aria-current="page"]')).toHaveText("2");
+      expect((await page.goto(`/category/${category}?page=9`))?.status()).toBe(404);
+    });
   });
 }
 

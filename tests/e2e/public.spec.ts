@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createPublishedArticle } from "./public-data";
 import { expect, test, uniqueName } from "./fixtures";
+import { createPublishedArticle } from "./public-data";
 
 const MENU = [
   ["Latest news", "/"],
@@ -61,7 +61,17 @@ for (const javaScriptEnabled of [true, false]) {
       await expectHomeBlocks(page);
 
       const footer = page.getByRole("contentinfo");
-      for (const name of ["About Us", "Contact", "Research Guidelines", "Privacy Policy", "Terms of Use", "Editorial Standards", "Facebook", "Twitter", "Instagram"]) {
+      for (const name of [
+        "About Us",
+        "Contact",
+        "Research Guidelines",
+        "Privacy Policy",
+        "Terms of Use",
+        "Editorial Standards",
+        "Facebook",
+        "Twitter",
+        "Instagram",
+      ]) {
         await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
       }
 
@@ -133,7 +143,10 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("demo article with tags, and the text for a missing body", async ({ page }) => {
       await page.goto("/article/mrnk-vaktsyny-proty-raku");
-      await expect(page.getByRole("list", { name: "Теги" }).getByRole("link", { name: "#онкологія" })).toHaveAttribute("href", "/search?q=%D0%BE%D0%BD%D0%BA%D0%BE%D0%BB%D0%BE%D0%B3%D1%96%D1%8F");
+      await expect(page.getByRole("list", { name: "Теги" }).getByRole("link", { name: "#онкологія" })).toHaveAttribute(
+        "href",
+        "/search?q=%D0%BE%D0%BD%D0%BA%D0%BE%D0%BB%D0%BE%D0%B3%D1%96%D1%8F",
+      );
       await expect(page.locator(".article-body img").first()).toHaveAttribute("loading", "lazy");
       await expect(page.locator(".article-body a[href^='http']").first()).toHaveAttribute("target", "_blank");
 
@@ -229,7 +242,11 @@ test.describe("public site (JavaScript on only)", () => {
       const text = await res.text();
       const parsed = await page.evaluate((xml) => {
         const doc = new DOMParser().parseFromString(xml, "application/xml");
-        return { error: doc.querySelector("parsererror")?.textContent ?? null, root: doc.documentElement.nodeName, items: doc.querySelectorAll("item, url").length };
+        return {
+          error: doc.querySelector("parsererror")?.textContent ?? null,
+          root: doc.documentElement.nodeName,
+          items: doc.querySelectorAll("item, url").length,
+        };
       }, text);
       expect(parsed.error, path).toBeNull();
       expect(parsed.root).toBe(path === "/rss.xml" ? "rss" : "urlset");

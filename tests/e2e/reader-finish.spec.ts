@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, signIn, test } from "./fixtures";
 
 // Issue 17, reader items: dark scheme, feed discovery and what robots.txt lets crawlers read.
@@ -34,7 +34,7 @@ test.describe("dark scheme on public pages", () => {
   test("the admin stays light", async ({ page }) => {
     await signIn(page, "editor");
     await expect(page.locator('meta[name="color-scheme"]')).toHaveCount(0);
-    const background = await page.locator(".admin-main").evaluate((el) => getComputedStyle(document.body).backgroundColor);
+    const background = await page.locator(".admin-main").evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(luminance(background)).toBeGreaterThan(0.8);
   });
 });

@@ -4,7 +4,12 @@ test.describe("SEO analytics", () => {
   test("sample search figures labelled as such, real overview and category pie", async ({ page }) => {
     await signIn(page, "editor", "/admin/seo");
     await expect(page.getByText("Sample data — Search Console is not connected")).toBeVisible();
-    for (const [label, value] of [["Impressions", "15,420"], ["Clicks", "3,890"], ["CTR", "25.2%"], ["Average position", "12.5"]]) {
+    for (const [label, value] of [
+      ["Impressions", "15,420"],
+      ["Clicks", "3,890"],
+      ["CTR", "25.2%"],
+      ["Average position", "12.5"],
+    ]) {
       await expect(page.locator(".stat-card").filter({ hasText: label }).locator(".stat-value")).toHaveText(value);
     }
     const queries = page.getByRole("region", { name: "Search performance" }).locator("tbody tr");

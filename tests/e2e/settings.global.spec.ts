@@ -5,7 +5,10 @@ import { expect, signIn, test } from "./fixtures";
 /** Minutes between creation and expiry of the newest bearer session, read from the server's database. */
 function newestBearerLifetime(): number {
   const sqlite = new SQLite(join(process.env.E2E_DATA_DIR!, "news.db"), { readonly: true });
-  const row = sqlite.prepare("select created_at, expires_at from sessions where kind = 'bearer' order by created_at desc limit 1").get() as { created_at: string; expires_at: string };
+  const row = sqlite.prepare("select created_at, expires_at from sessions where kind = 'bearer' order by created_at desc limit 1").get() as {
+    created_at: string;
+    expires_at: string;
+  };
   sqlite.close();
   return Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 60_000);
 }

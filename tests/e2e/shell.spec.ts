@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { DEMO, expect, signIn, test } from "./fixtures";
 
 const SCREENS: [string, string][] = [

@@ -81,7 +81,9 @@ test.describe("users screen (JavaScript on)", () => {
 
     const { other, theirs } = await signInElsewhere(browser, username);
 
-    await row(page, username).getByRole("link", { name: `Edit ${username}` }).click();
+    await row(page, username)
+      .getByRole("link", { name: `Edit ${username}` })
+      .click();
     const dialog = page.getByRole("dialog", { name: `Edit ${username}` });
     await dialog.getByLabel("Role").selectOption("editor");
     await dialog.getByLabel("Active").uncheck();
@@ -118,12 +120,16 @@ test.describe("users screen (JavaScript on)", () => {
       asked = d.message();
       void d.dismiss();
     });
-    await row(page, username).getByRole("button", { name: `Delete ${username}` }).click();
+    await row(page, username)
+      .getByRole("button", { name: `Delete ${username}` })
+      .click();
     expect(asked).toBe(`Delete user ${username}?`);
     await expect(row(page, username)).toHaveCount(1);
 
     page.once("dialog", (d) => void d.accept());
-    await row(page, username).getByRole("button", { name: `Delete ${username}` }).click();
+    await row(page, username)
+      .getByRole("button", { name: `Delete ${username}` })
+      .click();
     await expect(page.getByRole("status")).toHaveText(`Користувача ${username} видалено`);
     await expect(row(page, username)).toHaveCount(0);
     await page.reload();
@@ -138,13 +144,17 @@ test.describe("users screen (JavaScript off)", () => {
     await signIn(page, "admin");
     const username = uniqueName("nojs");
     await addUser(page, username);
-    await row(page, username).getByRole("link", { name: `Edit ${username}` }).click();
+    await row(page, username)
+      .getByRole("link", { name: `Edit ${username}` })
+      .click();
     await expect(page).toHaveURL(/\?edit=/);
     const dialog = page.getByRole("dialog", { name: `Edit ${username}` });
     await dialog.getByLabel("Full name").fill("Без Скриптів");
     await dialog.getByRole("button", { name: "Save changes" }).click();
     await expect(row(page, username)).toContainText("Без Скриптів");
-    await row(page, username).getByRole("button", { name: `Delete ${username}` }).click();
+    await row(page, username)
+      .getByRole("button", { name: `Delete ${username}` })
+      .click();
     await expect(page.getByRole("status")).toHaveText(`Користувача ${username} видалено`);
     await expect(row(page, username)).toHaveCount(0);
   });

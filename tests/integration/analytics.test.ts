@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { getArticleAnalytics, getDashboardStats } from "../../app/models/analytics.server";
 import { createUser } from "../../app/models/user.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
@@ -11,11 +11,23 @@ async function article(id: string, status: "draft" | "published" | "archived", v
   await db
     .insertInto("articles")
     .values({
-      id, slug: id, title: `Title ${id}`, status, views,
+      id,
+      slug: id,
+      title: `Title ${id}`,
+      status,
+      views,
       created_at: new Date(NOW - createdDaysAgo * 86_400_000).toISOString(),
       published_at: status === "published" ? new Date(NOW - createdDaysAgo * 86_400_000).toISOString() : null,
-      subtitle: null, category_id: null, author_id: null, updated_by: null, seo_title: null, seo_description: null,
-      meta_keywords: null, og_image: null, canonical_url: null, featured_image: null,
+      subtitle: null,
+      category_id: null,
+      author_id: null,
+      updated_by: null,
+      seo_title: null,
+      seo_description: null,
+      meta_keywords: null,
+      og_image: null,
+      canonical_url: null,
+      featured_image: null,
     })
     .execute();
 }
@@ -38,7 +50,10 @@ describe("dashboard statistics (hand-built page views)", () => {
       ["/", null, 999, 0], // the home page is not an article view
     ];
     for (const [path, articleId, n, ago] of views) {
-      await db.insertInto("page_views").values({ day: day(ago), path, article_id: articleId, views: n }).execute();
+      await db
+        .insertInto("page_views")
+        .values({ day: day(ago), path, article_id: articleId, views: n })
+        .execute();
     }
   });
 

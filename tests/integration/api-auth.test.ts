@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createUser } from "../../app/models/user.server";
 import { tokenHash } from "../../app/services/session.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 async function login(username = "api-admin", password = "correct-horse") {
@@ -10,8 +10,7 @@ async function login(username = "api-admin", password = "correct-horse") {
   return (await res.json()).access_token as string;
 }
 
-const me = (token?: string) =>
-  request("/api/auth/me", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+const me = (token?: string) => request("/api/auth/me", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
 
 describe("POST /api/auth/login", () => {
   beforeAll(async () => {
@@ -51,7 +50,11 @@ describe("POST /api/auth/login", () => {
   });
 
   it("415 for another content type", async () => {
-    const res = await request("/api/auth/login", { method: "POST", body: "username=a&password=b", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const res = await request("/api/auth/login", {
+      method: "POST",
+      body: "username=a&password=b",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
   });
 
@@ -137,7 +140,11 @@ describe("GET /api/auth/me", () => {
 
   it("refuses an expired token", async () => {
     const token = await login();
-    await db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1).toISOString() }).where("id", "=", tokenHash(token)).execute();
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
+      .where("id", "=", tokenHash(token))
+      .execute();
     expect((await me(token)).status).toBe(401);
   });
 

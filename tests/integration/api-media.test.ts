@@ -1,21 +1,37 @@
 import { existsSync, readdirSync } from "node:fs";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { uploadsDir } from "../../app/models/media.server";
 import { createUser } from "../../app/models/user.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 // /api/media through the real production build (npm run build first).
 
-const png = (w = 50, h = 40) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 9, g: 99, b: 199 } } }).png().toBuffer();
+const png = (w = 50, h = 40) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+    .png()
+    .toBuffer();
 const files = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const rows = async () => Number((await db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const rows = async () =>
+  Number(
+    (
+      await db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const auth = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
 
 function upload(token: string | undefined, parts: { name: string; bytes: Buffer | string; type?: string }[]) {
   const form = new FormData();
-  for (const part of parts) form.append("files", new Blob([typeof part.bytes === "string" ? part.bytes : new Uint8Array(part.bytes)], { type: part.type ?? "application/octet-stream" }), part.name);
+  for (const part of parts)
+    form.append(
+      "files",
+      new Blob([typeof part.bytes === "string" ? part.bytes : new Uint8Array(part.bytes)], { type: part.type ?? "application/octet-stream" }),
+      part.name,
+    );
   return request("/api/media", { method: "POST", headers: auth(token), body: form });
 }
 
@@ -66,11 +82,21 @@ describe("/api/media", () => {
 
   it("a real user's file name uploads: '=', ';', quotes, backslashes, Cyrillic and spaces (SECURITY.md 'Uploads')", async () => {
     const names = ["a=b.png", "a;b.png", "x; filename=y.png", 'say "hi".png', "фото; звіт=1.png", "C:\\Users\\me\\pic.png"];
-    const res = await upload(reporter, names.map((name) => ({ name, bytes: Buffer.alloc(0), type: "image/png" })).map((p, i) => ({ ...p, bytes: pngs[i] })));
+    const res = await upload(
+      reporter,
+      names.map((name) => ({ name, bytes: Buffer.alloc(0), type: "image/png" })).map((p, i) => ({ ...p, bytes: pngs[i] })),
+    );
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.rejected).toEqual([]);
-    expect(body.data.map((d: { name: string }) => d.name)).toEqual(["a=b.png", "a;b.png", "x; filename=y.png", 'say %22hi%22.png', "фото; звіт=1.png", "pic.png"]);
+    expect(body.data.map((d: { name: string }) => d.name)).toEqual([
+      "a=b.png",
+      "a;b.png",
+      "x; filename=y.png",
+      "say %22hi%22.png",
+      "фото; звіт=1.png",
+      "pic.png",
+    ]);
     // Clean up so the other tests' counts stay as they were.
     for (const item of body.data) expect((await request(`/api/media/${item.id}`, { method: "DELETE", headers: auth(admin) })).status).toBe(204);
   });

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { MESSAGES } from "../../app/utils/newsroom-rules";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 // /api/articles and /api/categories through the real production build (SPEC §7, DESIGN §5, §7).
@@ -20,24 +20,42 @@ const send = (method: string, path: string, token: string | null, body?: unknown
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 const count = async (table: "articles" | "categories" | "articles_fts" | "slug_redirects" | "article_tags") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const snapshot = async () => ({
   articles: await count("articles"),
   fts: await count("articles_fts"),
   tags: await count("article_tags"),
   categories: await count("categories"),
   redirects: await count("slug_redirects"),
-  versions: (await db.selectFrom("articles").select(["id", "version", "status"]).orderBy("id").execute()),
+  versions: await db.selectFrom("articles").select(["id", "version", "status"]).orderBy("id").execute(),
 });
 
 let admin: string, editor: string, reporter: string, reporter2: string;
 let science: string, empty: string;
-const article = (extra: Record<string, unknown> = {}) => ({ title: "Щастя у Києві", content: "# Привіт\n\n**жирний** текст", category_id: science, tags: "a, b, ,c", ...extra });
+const article = (extra: Record<string, unknown> = {}) => ({
+  title: "Щастя у Києві",
+  content: "# Привіт\n\n**жирний** текст",
+  category_id: science,
+  tags: "a, b, ,c",
+  ...extra,
+});
 
 describe("newsroom API", () => {
   beforeAll(async () => {
     await migrated();
-    for (const [username, role] of [["boss", "admin"], ["eddie", "editor"], ["rita", "reporter"], ["rob", "reporter"]] as const) {
+    for (const [username, role] of [
+      ["boss", "admin"],
+      ["eddie", "editor"],
+      ["rita", "reporter"],
+      ["rob", "reporter"],
+    ] as const) {
       await createUser({ username, email: `${username}@example.com`, password: "correct-horse", role, name: username.toUpperCase() });
     }
     [admin, editor, reporter, reporter2] = await Promise.all(["boss", "eddie", "rita", "rob"].map(tokenFor));
@@ -157,7 +175,13 @@ describe("newsroom API", () => {
 
   it("404 for an unknown article on every method", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
-    for (const [method, path] of [["GET", `/api/articles/${id}`], ["PUT", `/api/articles/${id}`], ["DELETE", `/api/articles/${id}`], ["POST", `/api/articles/${id}/publish`], ["POST", `/api/articles/${id}/unpublish`]]) {
+    for (const [method, path] of [
+      ["GET", `/api/articles/${id}`],
+      ["PUT", `/api/articles/${id}`],
+      ["DELETE", `/api/articles/${id}`],
+      ["POST", `/api/articles/${id}/publish`],
+      ["POST", `/api/articles/${id}/unpublish`],
+    ]) {
       expect((await send(method, path, admin, method === "PUT" ? article() : undefined)).status, `${method} ${path}`).toBe(404);
     }
   });
@@ -214,11 +238,26 @@ describe("newsroom API", () => {
   });
 
   it("stores data URLs in featured_image and content as media files and saves their URLs", async () => {
-    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: "#c8102e" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: "#c8102e" } })
+      .png()
+      .toBuffer();
     const dataUrl = `data:image/png;base64,${png.toString("base64")}`;
-    const media = async () => Number((await db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const media = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("media")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await media();
-    const res = await send("POST", "/api/articles/", editor, article({ featured_image: dataUrl, content: `Текст\n\n![Схема](${dataUrl})\n\n![Ще](${dataUrl})` }));
+    const res = await send(
+      "POST",
+      "/api/articles/",
+      editor,
+      article({ featured_image: dataUrl, content: `Текст\n\n![Схема](${dataUrl})\n\n![Ще](${dataUrl})` }),
+    );
     expect(res.status).toBe(201);
     const a = await res.json();
     expect(a.featured_image).toMatch(/^\/media\/[0-9a-f]{32}\.png$/);
@@ -226,14 +265,24 @@ describe("newsroom API", () => {
     expect(a.content).toMatch(/!\[Схема\]\(\/media\/[0-9a-f]{32}\.png\)/);
     expect(await media()).toBe(before + 2);
     const snap = await snapshot();
-    const refused = await send("POST", "/api/articles/", editor, article({ featured_image: `data:image/png;base64,${Buffer.from("<svg onload=alert(1)>").toString("base64")}` }));
+    const refused = await send(
+      "POST",
+      "/api/articles/",
+      editor,
+      article({ featured_image: `data:image/png;base64,${Buffer.from("<svg onload=alert(1)>").toString("base64")}` }),
+    );
     expect(refused.status).toBe(422);
     expect(Object.keys((await refused.json()).errors)).toEqual(["featured_image"]);
     expect(await snapshot()).toEqual(snap);
   });
 
   it("admin list: full-text search, status and category filters, paging, bad params", async () => {
-    await send("POST", "/api/articles/", editor, article({ title: "Квантовий комп'ютер рахує", category_id: empty, content: "кубіти та надпровідники", status: "published" }));
+    await send(
+      "POST",
+      "/api/articles/",
+      editor,
+      article({ title: "Квантовий комп'ютер рахує", category_id: empty, content: "кубіти та надпровідники", status: "published" }),
+    );
     const list = async (query: string, token = reporter) => (await send("GET", `/api/articles/admin?${query}`, token)).json();
     let body = await list(`search=${encodeURIComponent("кубіт")}`);
     expect(body.data.map((x: any) => x.title)).toEqual(["Квантовий комп'ютер рахує"]);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createUser } from "../../app/models/user.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 async function tokenFor(username: string, password = "correct-horse") {
@@ -11,7 +11,15 @@ async function tokenFor(username: string, password = "correct-horse") {
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 const send = (method: string, path: string, token: string, body?: unknown) =>
   request(path, { method, headers: { ...auth(token), "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-const userCount = async () => Number((await db.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const userCount = async () =>
+  Number(
+    (
+      await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 let admin: string;
 let editor: string;
@@ -36,7 +44,13 @@ describe("/api/users", () => {
   });
 
   it("401 without a token, 403 for an editor, on every method", async () => {
-    for (const [method, path] of [["GET", "/api/users"], ["POST", "/api/users"], ["GET", `/api/users/${adminId}`], ["PUT", `/api/users/${adminId}`], ["DELETE", `/api/users/${adminId}`]]) {
+    for (const [method, path] of [
+      ["GET", "/api/users"],
+      ["POST", "/api/users"],
+      ["GET", `/api/users/${adminId}`],
+      ["PUT", `/api/users/${adminId}`],
+      ["DELETE", `/api/users/${adminId}`],
+    ]) {
       const anonymous = await request(path, { method, headers: { "Content-Type": "application/json" }, body: method === "GET" ? undefined : "{}" });
       expect(anonymous.status, `${method} ${path}`).toBe(401);
       const forbidden = await send(method, path, editor, method === "GET" ? undefined : { role: "admin" });
@@ -46,7 +60,13 @@ describe("/api/users", () => {
   });
 
   it("creates a user (201) who can then sign in", async () => {
-    const res = await send("POST", "/api/users/", admin, { username: "New.Writer", email: "w@example.com", full_name: "Нова Авторка", role: "reporter", password: "long-enough" });
+    const res = await send("POST", "/api/users/", admin, {
+      username: "New.Writer",
+      email: "w@example.com",
+      full_name: "Нова Авторка",
+      role: "reporter",
+      password: "long-enough",
+    });
     expect(res.status).toBe(201);
     const user = await res.json();
     expect(user).toMatchObject({ username: "new.writer", role: "reporter", is_active: true, full_name: "Нова Авторка" });
@@ -81,7 +101,9 @@ describe("/api/users", () => {
       expect((await res.json()).errors.password, password).toMatch(/надто поширений/);
     }
     expect(await userCount()).toBe(before);
-    const { id } = await (await send("POST", "/api/users/", admin, { username: "strong1", email: "s1@example.com", role: "reporter", password: "квітень-у-Львові" })).json();
+    const { id } = await (
+      await send("POST", "/api/users/", admin, { username: "strong1", email: "s1@example.com", role: "reporter", password: "квітень-у-Львові" })
+    ).json();
     const change = await send("PUT", `/api/users/${id}`, admin, { password: "football" });
     expect(change.status).toBe(422);
     expect((await change.json()).errors.password).toMatch(/надто поширений/);
@@ -104,14 +126,24 @@ describe("/api/users", () => {
   });
 
   it("updates role, profile and active state; extra fields are ignored", async () => {
-    const { id } = await (await send("POST", "/api/users/", admin, { username: "temp1", email: "t1@example.com", role: "reporter", password: "long-enough" })).json();
-    const res = await send("PUT", `/api/users/${id}`, admin, { role: "editor", full_name: "Тимчасовий", bio: "Пише про космос", password_hash: "x", id: "other" });
+    const { id } = await (
+      await send("POST", "/api/users/", admin, { username: "temp1", email: "t1@example.com", role: "reporter", password: "long-enough" })
+    ).json();
+    const res = await send("PUT", `/api/users/${id}`, admin, {
+      role: "editor",
+      full_name: "Тимчасовий",
+      bio: "Пише про космос",
+      password_hash: "x",
+      id: "other",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id, role: "editor", full_name: "Тимчасовий", profile: { bio: "Пише про космос" } });
   });
 
   it("deactivating a user ends their sessions; a new password does too", async () => {
-    const { id } = await (await send("POST", "/api/users/", admin, { username: "temp2", email: "t2@example.com", role: "reporter", password: "long-enough" })).json();
+    const { id } = await (
+      await send("POST", "/api/users/", admin, { username: "temp2", email: "t2@example.com", role: "reporter", password: "long-enough" })
+    ).json();
     const theirs = await tokenFor("temp2", "long-enough");
     expect((await request("/api/auth/me", { headers: auth(theirs) })).status).toBe(200);
     expect((await send("PUT", `/api/users/${id}`, admin, { is_active: false })).status).toBe(200);
@@ -143,8 +175,28 @@ describe("/api/users", () => {
   });
 
   it("deletes a user (204), keeping their articles without an author", async () => {
-    const { id } = await (await send("POST", "/api/users/", admin, { username: "temp3", email: "t3@example.com", role: "reporter", password: "long-enough" })).json();
-    await db.insertInto("articles").values({ id: "a-1", slug: "temp3-story", title: "T", author_id: id, subtitle: null, category_id: null, published_at: null, updated_by: null, seo_title: null, seo_description: null, meta_keywords: null, og_image: null, canonical_url: null, featured_image: null }).execute();
+    const { id } = await (
+      await send("POST", "/api/users/", admin, { username: "temp3", email: "t3@example.com", role: "reporter", password: "long-enough" })
+    ).json();
+    await db
+      .insertInto("articles")
+      .values({
+        id: "a-1",
+        slug: "temp3-story",
+        title: "T",
+        author_id: id,
+        subtitle: null,
+        category_id: null,
+        published_at: null,
+        updated_by: null,
+        seo_title: null,
+        seo_description: null,
+        meta_keywords: null,
+        og_image: null,
+        canonical_url: null,
+        featured_image: null,
+      })
+      .execute();
     expect((await send("DELETE", `/api/users/${id}`, admin)).status).toBe(204);
     expect((await request(`/api/users/${id}`, { headers: auth(admin) })).status).toBe(404);
     expect((await db.selectFrom("articles").select("author_id").where("id", "=", "a-1").executeTakeFirstOrThrow()).author_id).toBeNull();

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { saveSettings } from "../../app/models/settings.server";
 import { createUser } from "../../app/models/user.server";
 import { authenticate, getUser, LOGIN_FAILED } from "../../app/services/auth.server";
 import { createSessionToken, readSessionToken, revokeUserSessions, tokenHash } from "../../app/services/session.server";
+import { db } from "../../db/index";
 import { migrated } from "../helpers";
 
 const from = (ip = "198.51.100.1") => new Request("http://localhost/admin/login", { headers: { "X-Client-IP": ip } });
@@ -128,19 +128,31 @@ describe("sessions", () => {
 
   it("ends a session after the idle timeout and after 12 hours in all", async () => {
     const idle = await createSessionToken({ userId, kind: "bearer" });
-    await db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", tokenHash(idle)).execute();
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", tokenHash(idle))
+      .execute();
     expect(await readSessionToken(idle)).toBeUndefined();
     expect(await db.selectFrom("sessions").where("id", "=", tokenHash(idle)).select("id").executeTakeFirst()).toBeUndefined();
 
     const old = await createSessionToken({ userId, kind: "bearer" });
-    await db.updateTable("sessions").set({ created_at: new Date(Date.now() - 12.1 * 3_600_000).toISOString() }).where("id", "=", tokenHash(old)).execute();
+    await db
+      .updateTable("sessions")
+      .set({ created_at: new Date(Date.now() - 12.1 * 3_600_000).toISOString() })
+      .where("id", "=", tokenHash(old))
+      .execute();
     expect(await readSessionToken(old)).toBeUndefined();
   });
 
   it("slides the idle expiry forward when used", async () => {
     const token = await createSessionToken({ userId, kind: "bearer" });
     const past = new Date(Date.now() - 5 * 60_000).toISOString();
-    await db.updateTable("sessions").set({ last_seen_at: past, expires_at: new Date(Date.now() + 60_000).toISOString() }).where("id", "=", tokenHash(token)).execute();
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: past, expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .where("id", "=", tokenHash(token))
+      .execute();
     await readSessionToken(token);
     const row = await db.selectFrom("sessions").select("expires_at").where("id", "=", tokenHash(token)).executeTakeFirstOrThrow();
     expect(Date.parse(row.expires_at) - Date.now()).toBeGreaterThan(59 * 60_000);

@@ -19,8 +19,19 @@ describe("database", () => {
     const { db } = getHandle();
     const names = (await db.introspection.getTables()).map((t) => t.name);
     for (const table of [
-      "users", "sessions", "categories", "articles", "tags", "article_tags", "slug_redirects", "page_views",
-      "homepage_blocks", "settings", "media", "login_attempts", "articles_fts",
+      "users",
+      "sessions",
+      "categories",
+      "articles",
+      "tags",
+      "article_tags",
+      "slug_redirects",
+      "page_views",
+      "homepage_blocks",
+      "settings",
+      "media",
+      "login_attempts",
+      "articles_fts",
     ]) {
       expect(names).toContain(table);
     }
@@ -41,21 +52,30 @@ describe("database", () => {
         await trx.insertInto("categories").values({ id: "c-2", name: "B", slug: "a", description: null }).execute();
       }),
     ).rejects.toThrow(/UNIQUE/);
-    const count = await db.selectFrom("categories").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom("categories")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(count.n).toBe(0);
   });
 
   it("enforces foreign keys", async () => {
     const { db } = getHandle();
-    await expect(
-      db.insertInto("sessions").values({ id: "x", user_id: "missing", expires_at: new Date().toISOString() }).execute(),
-    ).rejects.toThrow(/FOREIGN KEY/);
+    await expect(db.insertInto("sessions").values({ id: "x", user_id: "missing", expires_at: new Date().toISOString() }).execute()).rejects.toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   it("refuses a database migrated by newer code", async () => {
     const { db } = getHandle();
-    await db.insertInto("kysely_migration" as any).values({ name: "2099_01_01_000000_future", timestamp: new Date().toISOString() }).execute();
+    await db
+      .insertInto("kysely_migration" as any)
+      .values({ name: "2099_01_01_000000_future", timestamp: new Date().toISOString() })
+      .execute();
     await expect(migrateToLatest(db)).rejects.toThrow(/newer version/);
-    await db.deleteFrom("kysely_migration" as any).where("name" as any, "=", "2099_01_01_000000_future").execute();
+    await db
+      .deleteFrom("kysely_migration" as any)
+      .where("name" as any, "=", "2099_01_01_000000_future")
+      .execute();
   });
 });

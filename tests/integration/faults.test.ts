@@ -70,7 +70,11 @@ describe("SIGKILL in the middle of acknowledged writes", () => {
       staff.url = server.url;
       if (!categoryId) {
         categoryId = await firstCategoryId(staff);
-        const first = await apiSend(staff, "POST", "/api/articles/", { title: "Стаття, яку зберігають знову і знову", content: ARTICLE_TEXT, category_id: categoryId });
+        const first = await apiSend(staff, "POST", "/api/articles/", {
+          title: "Стаття, яку зберігають знову і знову",
+          content: ARTICLE_TEXT,
+          category_id: categoryId,
+        });
         expect(first.status).toBe(201);
         target = { id: first.json.id, title: first.json.title, inFlight: "" };
       } else {
@@ -84,7 +88,12 @@ describe("SIGKILL in the middle of acknowledged writes", () => {
         for (let n = 0; !killed; n++) {
           const title = `Збій ${round}-${name}-${n}`;
           try {
-            const res = await apiSend(staff!, "POST", "/api/articles/", { title, content: ARTICLE_TEXT, category_id: categoryId, status: n % 2 ? "published" : "draft" });
+            const res = await apiSend(staff!, "POST", "/api/articles/", {
+              title,
+              content: ARTICLE_TEXT,
+              category_id: categoryId,
+              status: n % 2 ? "published" : "draft",
+            });
             if (res.status === 201) created.set(res.json.id, title);
             else if (!killed) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.json)}`);
           } catch (error) {
@@ -187,7 +196,13 @@ describe("another process holds the database write lock", () => {
       expect((await apiSend(staff, "GET", "/api/articles/?limit=5")).status).toBe(200);
 
       // The editor form (no JavaScript) → a 503 HTML page with the same message, no stack trace.
-      const screen = await formSend(form, "/admin/articles/new", { title: "Не дочекалася (форма)", content: ARTICLE_TEXT, category_id: categoryId, status: "draft", intent: "draft" });
+      const screen = await formSend(form, "/admin/articles/new", {
+        title: "Не дочекалася (форма)",
+        content: ARTICLE_TEXT,
+        category_id: categoryId,
+        status: "draft",
+        intent: "draft",
+      });
       expect(screen.status).toBe(503);
       expect(screen.type).toMatch(/text\/html/);
       expect(screen.text).toContain("Сервер тимчасово зайнятий");
@@ -230,7 +245,12 @@ describe("a client that drops mid-upload", () => {
       const boundary = "----dropped-upload-boundary";
       const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`;
       const length = head.length + 4_000_000 + `\r\n--${boundary}--\r\n`.length;
-      const headers = Object.entries({ ...auth, Host: `127.0.0.1:${server.port}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(length) })
+      const headers = Object.entries({
+        ...auth,
+        Host: `127.0.0.1:${server.port}`,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": String(length),
+      })
         .map(([k, v]) => `${k}: ${v}`)
         .join("\r\n");
       const socket = connect(server.port, "127.0.0.1");
@@ -252,7 +272,9 @@ describe("a client that drops mid-upload", () => {
     expect(await mediaTotal()).toBe(before);
 
     // A whole upload still works afterwards.
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     const body = new FormData();
     body.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "after.png");
     const uploaded = await fetch(`${server.url}/api/media`, { method: "POST", headers: staff.auth, body });
@@ -324,24 +346,32 @@ describe("a data folder the site cannot use at start", () => {
     return site;
   }
 
-  it.skipIf(!canMount)("a read-only DATA_DIR (an existing site, bind-mounted read-only): a plain message and exit 1", async () => {
-    const source = await existingSite();
-    const result = await runUntilExit({ dataDir: source, prelude: `mount --bind "${source}" "${source}" && mount -o remount,bind,ro "${source}"` });
-    expectPlainFailure(result, source, /Cannot write to the data folder.*read-only/);
-    expect(existsSync(join(source, "news.db"))).toBe(true);
-  }, 120_000);
+  it.skipIf(!canMount)(
+    "a read-only DATA_DIR (an existing site, bind-mounted read-only): a plain message and exit 1",
+    async () => {
+      const source = await existingSite();
+      const result = await runUntilExit({ dataDir: source, prelude: `mount --bind "${source}" "${source}" && mount -o remount,bind,ro "${source}"` });
+      expectPlainFailure(result, source, /Cannot write to the data folder.*read-only/);
+      expect(existsSync(join(source, "news.db"))).toBe(true);
+    },
+    120_000,
+  );
 
-  it.skipIf(!canMount)("a full disk: a plain message and exit 1, for a new site and for an existing one", async () => {
-    // A new site on a 128 KB file system: the schema and seed do not fit.
-    const mountA = tempDir("news-full-a-");
-    const fresh = join(mountA, "data");
-    expectPlainFailure(await runUntilExit({ dataDir: fresh, prelude: `mount -t tmpfs -o size=128k tmpfs "${mountA}"` }), fresh, /is full.*Free some space/);
+  it.skipIf(!canMount)(
+    "a full disk: a plain message and exit 1, for a new site and for an existing one",
+    async () => {
+      // A new site on a 128 KB file system: the schema and seed do not fit.
+      const mountA = tempDir("news-full-a-");
+      const fresh = join(mountA, "data");
+      expectPlainFailure(await runUntilExit({ dataDir: fresh, prelude: `mount -t tmpfs -o size=128k tmpfs "${mountA}"` }), fresh, /is full.*Free some space/);
 
-    // An existing site whose disk filled up while it was stopped.
-    const source = await existingSite();
-    const mountB = tempDir("news-full-b-");
-    const data = join(mountB, "data");
-    const prelude = `mount -t tmpfs -o size=8m tmpfs "${mountB}" && mkdir "${data}" && cp -a "${source}/." "${data}/" && (dd if=/dev/zero of="${mountB}/filler" bs=4k 2>/dev/null; true)`;
-    expectPlainFailure(await runUntilExit({ dataDir: data, prelude }), data, /is full.*Free some space/);
-  }, 120_000);
+      // An existing site whose disk filled up while it was stopped.
+      const source = await existingSite();
+      const mountB = tempDir("news-full-b-");
+      const data = join(mountB, "data");
+      const prelude = `mount -t tmpfs -o size=8m tmpfs "${mountB}" && mkdir "${data}" && cp -a "${source}/." "${data}/" && (dd if=/dev/zero of="${mountB}/filler" bs=4k 2>/dev/null; true)`;
+      expectPlainFailure(await runUntilExit({ dataDir: data, prelude }), data, /is full.*Free some space/);
+    },
+    120_000,
+  );
 });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db, writeTransaction } from "../../db/index";
 import { insertArticle } from "../../app/models/article.server";
 import { checkBlockRules, getHomepageLayout, HOMEPAGE_BLOCKS, saveHomepageLayout } from "../../app/models/homepage.server";
 import { createUser } from "../../app/models/user.server";
 import { applyLayoutOp } from "../../app/routes/admin.homepage/homepage-ops";
+import { db, writeTransaction } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 // The block rules (SPEC §5 'Homepage blocks') and GET/PUT /api/homepage/config.
@@ -50,8 +50,19 @@ describe("homepage block rules", () => {
   it("checkBlockRules refuses too many and duplicates in one block, allows one article in several blocks", () => {
     expect(checkBlockRules([{ id: "hero", articles: ["a", "b"] }])).toHaveProperty("blocks.hero");
     expect(checkBlockRules([{ id: "main", articles: ["a", "a"] }])["blocks.main"]).toMatch(/вже є/);
-    expect(checkBlockRules([{ id: "main", articles: ["a"] }, { id: "main", articles: [] }])["blocks.main"]).toMatch(/двічі/);
-    expect(checkBlockRules([{ id: "hero", articles: ["a"] }, { id: "main", articles: ["a", "b", "c"] }, { id: "featured", articles: ["a"] }])).toEqual({});
+    expect(
+      checkBlockRules([
+        { id: "main", articles: ["a"] },
+        { id: "main", articles: [] },
+      ])["blocks.main"],
+    ).toMatch(/двічі/);
+    expect(
+      checkBlockRules([
+        { id: "hero", articles: ["a"] },
+        { id: "main", articles: ["a", "b", "c"] },
+        { id: "featured", articles: ["a"] },
+      ]),
+    ).toEqual({});
   });
 
   it("applyLayoutOp adds only with room and without a duplicate, moves and removes", () => {
@@ -60,11 +71,19 @@ describe("homepage block rules", () => {
     const added = applyLayoutOp(blocks, layout, { type: "add", blockId: "hero", articleId: "x" });
     expect(added).toMatchObject({ ok: true, layout: { hero: ["x"], main: ["x"] } });
     layout = (added as { layout: typeof layout }).layout;
-    expect(applyLayoutOp(blocks, layout, { type: "add", blockId: "hero", articleId: "y" })).toEqual({ ok: false, reason: "Блок «Головна історія» заповнено (1/1)" });
-    expect(applyLayoutOp(blocks, layout, { type: "add", blockId: "main", articleId: "x" })).toMatchObject({ ok: false, reason: expect.stringMatching(/вже є/) });
+    expect(applyLayoutOp(blocks, layout, { type: "add", blockId: "hero", articleId: "y" })).toEqual({
+      ok: false,
+      reason: "Блок «Головна історія» заповнено (1/1)",
+    });
+    expect(applyLayoutOp(blocks, layout, { type: "add", blockId: "main", articleId: "x" })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/вже є/),
+    });
     const two = applyLayoutOp(blocks, layout, { type: "add", blockId: "main", articleId: "y", index: 0 });
     expect(two).toMatchObject({ layout: { main: ["y", "x"] } });
-    expect(applyLayoutOp(blocks, (two as { layout: typeof layout }).layout, { type: "move", blockId: "main", from: 0, to: 1 })).toMatchObject({ layout: { main: ["x", "y"] } });
+    expect(applyLayoutOp(blocks, (two as { layout: typeof layout }).layout, { type: "move", blockId: "main", from: 0, to: 1 })).toMatchObject({
+      layout: { main: ["x", "y"] },
+    });
     expect(applyLayoutOp(blocks, layout, { type: "remove", blockId: "main", index: 0 })).toMatchObject({ layout: { main: [] } });
     expect(applyLayoutOp(blocks, layout, { type: "remove", blockId: "main", index: 5 }).ok).toBe(false);
     expect(applyLayoutOp(blocks, layout, { type: "add", blockId: "nowhere", articleId: "x" }).ok).toBe(false);

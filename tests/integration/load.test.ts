@@ -78,12 +78,20 @@ async function apiStaff(staff: Staff, name: string, categoryId: string, end: num
       }
     };
     const title = `Навантаження ${name} ${n}`;
-    const created = await timed("POST /api/articles/", () => apiSend(staff, "POST", "/api/articles/", { title, content: ARTICLE_TEXT, category_id: categoryId, status: "draft", tags: ["навантаження"] }));
+    const created = await timed("POST /api/articles/", () =>
+      apiSend(staff, "POST", "/api/articles/", { title, content: ARTICLE_TEXT, category_id: categoryId, status: "draft", tags: ["навантаження"] }),
+    );
     if (created?.status !== 201) continue;
     const id = created.json.id as string;
     acked.set(id, { title, status: "draft" });
     const saved = await timed("PUT /api/articles/{id}", () =>
-      apiSend(staff, "PUT", `/api/articles/${id}`, { title: `${title} (ред.)`, content: `${ARTICLE_TEXT}\n\nДоповнення ${n}.`, category_id: categoryId, status: "draft", version: created.json.version }),
+      apiSend(staff, "PUT", `/api/articles/${id}`, {
+        title: `${title} (ред.)`,
+        content: `${ARTICLE_TEXT}\n\nДоповнення ${n}.`,
+        category_id: categoryId,
+        status: "draft",
+        version: created.json.version,
+      }),
     );
     if (saved?.status !== 200) continue;
     acked.set(id, { title: `${title} (ред.)`, status: "draft" });
@@ -118,7 +126,11 @@ async function formStaff(staff: Staff, name: string, categoryId: string, end: nu
     const saved = await timed("POST /admin/articles/edit/{id} save", { ...fields, title: `${title} (ред.)`, intent: "save" }, `/admin/articles/edit/${id}`);
     if (saved?.status !== 302) continue;
     acked.set(id, { title: `${title} (ред.)`, status: "draft" });
-    const published = await timed("POST /admin/articles/edit/{id} publish", { ...fields, title: `${title} (ред.)`, intent: "publish" }, `/admin/articles/edit/${id}`);
+    const published = await timed(
+      "POST /admin/articles/edit/{id} publish",
+      { ...fields, title: `${title} (ред.)`, intent: "publish" },
+      `/admin/articles/edit/${id}`,
+    );
     if (published?.status === 302) acked.set(id, { title: `${title} (ред.)`, status: "published" });
   }
 }

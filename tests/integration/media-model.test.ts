@@ -2,8 +2,6 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
-import { createUser } from "../../app/models/user.server";
 import {
   MAX_IMAGE_BYTES,
   cleanFileName,
@@ -16,7 +14,9 @@ import {
   storedFilePath,
   uploadsDir,
 } from "../../app/models/media.server";
+import { createUser } from "../../app/models/user.server";
 import { DomainError } from "../../app/utils/errors";
+import { db } from "../../db/index";
 import { migrated } from "../helpers";
 
 /** A real image made by sharp (no binary fixtures). */
@@ -27,10 +27,21 @@ export function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, h
 }
 
 const uploadsFiles = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : []);
-const mediaCount = async () => Number((await db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const mediaCount = async () =>
+  Number(
+    (
+      await db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   expect(error.status).toBe(422);
   return error;
@@ -61,7 +72,16 @@ describe("media.server", () => {
   it("stores an image with its dimensions, a random name and the WebP variants (never enlarged)", async () => {
     const bytes = await makeImage("png", 1000, 500);
     const item = await storeImage({ bytes, fileName: "../../etc/Фото 1.png", userId });
-    expect(item).toMatchObject({ name: "Фото 1.png", type: "image", mime: "image/png", size: bytes.length, width: 1000, height: 500, dimensions: "1000x500", uploadedBy: userId });
+    expect(item).toMatchObject({
+      name: "Фото 1.png",
+      type: "image",
+      mime: "image/png",
+      size: bytes.length,
+      width: 1000,
+      height: 500,
+      dimensions: "1000x500",
+      uploadedBy: userId,
+    });
     expect(item.url).toMatch(/^\/media\/[a-f0-9]{32}\.png$/);
     expect(new Date(item.uploadedAt).toISOString()).toBe(item.uploadedAt);
     const stem = item.url.slice("/media/".length, -".png".length);
@@ -76,7 +96,9 @@ describe("media.server", () => {
   it("refuses SVG, text named .png, oversized, empty and broken files, leaving nothing behind", async () => {
     const before = uploadsFiles();
     const rows = await mediaCount();
-    const svg = await refusal(storeImage({ bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), fileName: "logo.svg", userId }));
+    const svg = await refusal(
+      storeImage({ bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), fileName: "logo.svg", userId }),
+    );
     expect(svg.message).toMatch(/«logo\.svg»/);
     expect(svg.message).toMatch(/SVG/);
     const text = await refusal(storeImage({ bytes: Buffer.from("hello"), fileName: "notes.png", userId }));
@@ -92,7 +114,9 @@ describe("media.server", () => {
 
   it("refuses a decompression bomb by its pixel count", async () => {
     // 8000x8000 = 64 megapixels of one colour compresses to a few kilobytes.
-    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(bomb.length).toBeLessThan(MAX_IMAGE_BYTES);
     const error = await refusal(storeImage({ bytes: bomb, fileName: "bomb.png", userId }));
     expect(error.message).toMatch(/мегапікселів/);
@@ -133,7 +157,10 @@ describe("media.server", () => {
     expect(stats.bytes).toBe(all.data.reduce((sum, m) => sum + m.size, 0));
 
     const reporter = { id: userId, role: "reporter" as const };
-    const refused = await deleteMedia({ ids: [mine.id, theirs.id], user: reporter }).then(() => null, (e) => e);
+    const refused = await deleteMedia({ ids: [mine.id, theirs.id], user: reporter }).then(
+      () => null,
+      (e) => e,
+    );
     expect(refused).toMatchObject({ status: 403 });
     expect(await mediaCount()).toBe(all.total);
     await expect(deleteMedia({ ids: ["missing"], user: reporter })).rejects.toMatchObject({ status: 404 });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { writeTransaction } from "../../db/index";
 import { insertArticle } from "../../app/models/article.server";
 import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { sessionStorage } from "../../app/services/session.server";
+import { writeTransaction } from "../../db/index";
 import { migrated, request } from "../helpers";
 
 // A long server-rendered Cyrillic page must be valid UTF-8 without NUL bytes: React 18.3's

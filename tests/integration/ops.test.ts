@@ -152,7 +152,15 @@ describe("rate limits when the app faces clients directly (TRUST_PROXY=false)", 
     const dataDir = tempDir("news-spoof-");
     const server = await startServer({
       dataDir,
-      env: { SEED_DEMO: "0", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "admin123", TRUST_PROXY: "false", RATE_LIMIT: "1", RATE_LIMIT_WRITES: "3", RATE_LIMIT_WINDOW: "2" },
+      env: {
+        SEED_DEMO: "0",
+        ADMIN_USERNAME: "admin",
+        ADMIN_PASSWORD: "admin123",
+        TRUST_PROXY: "false",
+        RATE_LIMIT: "1",
+        RATE_LIMIT_WRITES: "3",
+        RATE_LIMIT_WINDOW: "2",
+      },
     });
     try {
       const token = await apiToken(server.url);

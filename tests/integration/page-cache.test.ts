@@ -56,8 +56,14 @@ const saveSettings = (maintenance: boolean) =>
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: cookie },
     body: new URLSearchParams({
-      site_title: "Наука UA", site_description: "Опис", posts_per_page: "10", session_timeout: "60",
-      max_login_attempts: "5", language: "uk-UA", robots: "index, follow", ...(maintenance ? { maintenance_mode: "on" } : {}),
+      site_title: "Наука UA",
+      site_description: "Опис",
+      posts_per_page: "10",
+      session_timeout: "60",
+      max_login_attempts: "5",
+      language: "uk-UA",
+      robots: "index, follow",
+      ...(maintenance ? { maintenance_mode: "on" } : {}),
     }),
   });
 
@@ -172,7 +178,12 @@ describe("page cache and view counting (production server)", () => {
   });
 
   it("an article edit clears only what shows it: its pages, home, its old and new category, search, feeds", async () => {
-    type Row = { id: string; slug: string; category_id: string; category: string };
+    interface Row {
+      id: string;
+      slug: string;
+      category_id: string;
+      category: string;
+    }
     const older = (n: number, not?: string) =>
       query<Row>(
         `select a.id, a.slug, a.category_id, c.slug as category from articles a join categories c on c.id = a.category_id

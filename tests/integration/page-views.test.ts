@@ -1,10 +1,10 @@
-import { renderArticleHtml } from "../../app/utils/markdown.server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { getArticleAnalytics } from "../../app/models/analytics.server";
 import { recordPageViews } from "../../app/models/page-view.server";
-import { invalidatePublicCache } from "../../app/utils/page-cache.server";
 import { countArticleView, countPageView, flushViews, pendingViews, resolveArticle } from "../../app/services/view-counter.server";
+import { renderArticleHtml } from "../../app/utils/markdown.server";
+import { invalidatePublicCache } from "../../app/utils/page-cache.server";
+import { db } from "../../db/index";
 import { generateArticles } from "../../scripts/generate-articles";
 import { migrated } from "../helpers";
 
@@ -15,15 +15,28 @@ async function article(id: string, slug: string, status: "draft" | "published" =
   await db
     .insertInto("articles")
     .values({
-      id, slug, title: `Title ${id}`, status, views: 10, created_at: at, published_at: status === "published" ? at : null,
-      subtitle: null, category_id: null, author_id: null, updated_by: null, seo_title: null, seo_description: null,
-      meta_keywords: null, og_image: null, canonical_url: null, featured_image: null,
+      id,
+      slug,
+      title: `Title ${id}`,
+      status,
+      views: 10,
+      created_at: at,
+      published_at: status === "published" ? at : null,
+      subtitle: null,
+      category_id: null,
+      author_id: null,
+      updated_by: null,
+      seo_title: null,
+      seo_description: null,
+      meta_keywords: null,
+      og_image: null,
+      canonical_url: null,
+      featured_image: null,
     })
     .execute();
 }
 
-const row = (path: string) =>
-  db.selectFrom("page_views").selectAll().where("day", "=", today()).where("path", "=", path).executeTakeFirst();
+const row = (path: string) => db.selectFrom("page_views").selectAll().where("day", "=", today()).where("path", "=", path).executeTakeFirst();
 const total = async (id: string) => (await db.selectFrom("articles").select("views").where("id", "=", id).executeTakeFirstOrThrow()).views;
 
 describe("page views: batched counting", () => {
@@ -87,11 +100,17 @@ describe("page views: batched counting", () => {
   it("does not count drafts or unknown articles", async () => {
     expect(await resolveArticle("a-draft")).toBeUndefined();
     expect(await resolveArticle("nothing-here")).toBeUndefined();
-    const before = await db.selectFrom("page_views").select((eb) => eb.fn.sum<number>("views").as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("page_views")
+      .select((eb) => eb.fn.sum<number>("views").as("n"))
+      .executeTakeFirstOrThrow();
     countArticleView({ ref: "a-draft" });
     countArticleView({ ref: "nothing-here" });
     await flushViews();
-    const after = await db.selectFrom("page_views").select((eb) => eb.fn.sum<number>("views").as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("page_views")
+      .select((eb) => eb.fn.sum<number>("views").as("n"))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
     expect(await total("d1")).toBe(10);
   });
@@ -100,7 +119,10 @@ describe("page views: batched counting", () => {
 describe("the article generator of npm run bench", () => {
   it("inserts articles with tags and full-text rows over the categories", async () => {
     for (const [i, slug] of ["technology", "medicine", "space-physics"].entries()) {
-      await db.insertInto("categories").values({ id: `c${i}`, name: slug, slug, description: null }).execute();
+      await db
+        .insertInto("categories")
+        .values({ id: `c${i}`, name: slug, slug, description: null })
+        .execute();
     }
     const { inserted } = await generateArticles({ count: 60, seed: 7, poolSize: 20 });
     expect(inserted).toBe(60);
@@ -113,9 +135,15 @@ describe("the article generator of npm run bench", () => {
     // A large vocabulary: 60 articles use thousands of distinct words.
     const words = new Set(generated.flatMap((a) => a.content.toLowerCase().match(/\p{L}+/gu) ?? []));
     expect(words.size).toBeGreaterThan(2_000);
-    const fts = await db.selectFrom("articles_fts").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const fts = await db
+      .selectFrom("articles_fts")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(fts.n)).toBe(60);
-    const tagged = await db.selectFrom("article_tags").select((eb) => eb.fn.count<number>("article_id").distinct().as("n")).executeTakeFirstOrThrow();
+    const tagged = await db
+      .selectFrom("article_tags")
+      .select((eb) => eb.fn.count<number>("article_id").distinct().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(tagged.n)).toBe(60);
     // A second run continues the numbering instead of colliding.
     await generateArticles({ count: 5, seed: 7, poolSize: 20 });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createUser } from "../../app/models/user.server";
 import { runtime } from "../../app/services/runtime.server";
 import { createSessionToken, tokenHash } from "../../app/services/session.server";
+import { db } from "../../db/index";
 import { migrated } from "../helpers";
 
 // Issue 12: expired sessions and old sign-in attempts are pruned (at start, then hourly).
@@ -16,7 +16,11 @@ describe("prune jobs", () => {
   it("removes expired sessions and day-old sign-in attempts, keeps live ones", async () => {
     const live = await createSessionToken({ userId, kind: "cookie" });
     const expired = await createSessionToken({ userId, kind: "bearer" });
-    await db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where("id", "=", tokenHash(expired)).execute();
+    await db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("id", "=", tokenHash(expired))
+      .execute();
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
     await db
       .insertInto("login_attempts")

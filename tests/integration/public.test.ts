@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { db, writeTransaction } from "../../db/index";
+import { beforeAll, describe, expect, it } from "vitest";
 import { insertArticle } from "../../app/models/article.server";
 import { SEARCH_WINDOW, searchArticles } from "../../app/models/public-article.server";
 import { saveSettings } from "../../app/models/settings.server";
 import { renderArticleHtml } from "../../app/utils/markdown.server";
+import { db, writeTransaction } from "../../db/index";
 import { migrated, request } from "../helpers";
 
 // The public JSON doors and feeds through the real production build (npm run build first).
@@ -78,7 +78,13 @@ describe("public site data", () => {
     const ok = await request("/api/articles/slug/kosmos-1");
     expect(ok.status).toBe(200);
     const body = await ok.json();
-    expect(body).toMatchObject({ slug: "kosmos-1", title: "Заголовок kosmos-1", tags: ["тест"], author: "Science Admin", category: { name: "Космос і фізика" } });
+    expect(body).toMatchObject({
+      slug: "kosmos-1",
+      title: "Заголовок kosmos-1",
+      tags: ["тест"],
+      author: "Science Admin",
+      category: { name: "Космос і фізика" },
+    });
     expect(body.content_html).toContain("<strong>kosmos-1</strong>");
     expect((await request(`/api/articles/slug/${ids["kosmos-1"]}`)).status).toBe(200);
 
@@ -151,7 +157,17 @@ describe("public site data", () => {
     expect(second.hits[0].slug).toBe(`masovo-${SEARCH_WINDOW + 9}`);
     // A newer title match goes first.
     await writeTransaction((trx) =>
-      insertArticle(trx, { slug: "vsiudysushchyi", title: "Всюдисущий у заголовку", content: "Текст.", contentHtml: "<p>Текст.</p>", categoryId, authorId: null, status: "published", publishedAt: new Date(base).toISOString(), tags: [] }),
+      insertArticle(trx, {
+        slug: "vsiudysushchyi",
+        title: "Всюдисущий у заголовку",
+        content: "Текст.",
+        contentHtml: "<p>Текст.</p>",
+        categoryId,
+        authorId: null,
+        status: "published",
+        publishedAt: new Date(base).toISOString(),
+        tags: [],
+      }),
     );
     const titled = await searchArticles({ q: "всюдисущ", page: 1, perPage: 10 });
     expect(titled.hits[0].slug).toBe("vsiudysushchyi");

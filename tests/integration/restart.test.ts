@@ -29,7 +29,9 @@ describe("a restart keeps media and the homepage layout", () => {
     server = await startServer({ dataDir });
     let auth = await token(server.url);
 
-    const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "restart.png");
     const uploaded = await fetch(`${server.url}/api/media`, { method: "POST", headers: auth, body: form });
@@ -37,7 +39,12 @@ describe("a restart keeps media and the homepage layout", () => {
     const item = (await uploaded.json()).data[0] as { id: string; url: string };
 
     const published = (await (await fetch(`${server.url}/api/articles/?limit=3`)).json()).data as { id: string }[];
-    const layout = { blocks: [{ id: "hero", articles: [published[2].id] }, { id: "main", articles: [published[1].id, published[0].id] }] };
+    const layout = {
+      blocks: [
+        { id: "hero", articles: [published[2].id] },
+        { id: "main", articles: [published[1].id, published[0].id] },
+      ],
+    };
     const saved = await fetch(`${server.url}/api/homepage/config`, {
       method: "PUT",
       headers: { ...auth, "Content-Type": "application/json" },

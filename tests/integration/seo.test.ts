@@ -5,7 +5,11 @@ import { migrated, postJson, request } from "../helpers";
 
 const tokens: Record<string, string> = {};
 const post = (path: string, body: unknown, who = "editor") =>
-  request(path, { method: "POST", headers: { Authorization: `Bearer ${tokens[who]}`, "Content-Type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  request(path, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${tokens[who]}`, "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe("SEO submissions", () => {
   beforeAll(async () => {

@@ -195,8 +195,14 @@ describe("maintenance mode", () => {
           redirect: "manual",
           headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: site.url, Cookie: cookie },
           body: new URLSearchParams({
-            site_title: "Наука <UA>", site_description: "Опис", posts_per_page: "10", session_timeout: "60",
-            max_login_attempts: "5", language: "uk-UA", robots: "index, follow", ...(maintenance ? { maintenance_mode: "on" } : {}),
+            site_title: "Наука <UA>",
+            site_description: "Опис",
+            posts_per_page: "10",
+            session_timeout: "60",
+            max_login_attempts: "5",
+            language: "uk-UA",
+            robots: "index, follow",
+            ...(maintenance ? { maintenance_mode: "on" } : {}),
           }),
         });
       expect((await save(true)).status).toBe(200);

@@ -1,13 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { getSettings, getSiteSettings, saveSiteSettings, SettingsFormSchema } from "../../app/models/settings.server";
-import { parseForm } from "../../app/utils/forms.server";
 import { createUser } from "../../app/models/user.server";
+import { parseForm } from "../../app/utils/forms.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request } from "../helpers";
 
 const tokens: Record<string, string> = {};
 const put = (body: unknown, who = "admin") =>
-  request("/api/seo/settings", { method: "PUT", headers: { Authorization: `Bearer ${tokens[who]}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  request("/api/seo/settings", {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${tokens[who]}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("settings", () => {
   beforeAll(async () => {
@@ -30,9 +34,16 @@ describe("settings", () => {
   it("GET /api/seo/settings returns the eight fields under data", async () => {
     const res = await request("/api/seo/settings", { headers: { Authorization: `Bearer ${tokens.editor}` } });
     expect(res.status).toBe(200);
-    expect(Object.keys((await res.json()).data).sort()).toEqual(
-      ["canonical_url", "language", "og_image", "robots", "site_description", "site_keywords", "site_title", "twitter_handle"],
-    );
+    expect(Object.keys((await res.json()).data).sort()).toEqual([
+      "canonical_url",
+      "language",
+      "og_image",
+      "robots",
+      "site_description",
+      "site_keywords",
+      "site_title",
+      "twitter_handle",
+    ]);
   });
 
   it("PUT changes the given fields and keeps the others; unknown fields are ignored", async () => {
@@ -61,13 +72,35 @@ describe("settings", () => {
   });
 
   it("400 for malformed JSON, 415 for a form body", async () => {
-    expect((await request("/api/seo/settings", { method: "PUT", headers: { Authorization: `Bearer ${tokens.admin}`, "Content-Type": "application/json" }, body: "{" })).status).toBe(400);
-    expect((await request("/api/seo/settings", { method: "PUT", headers: { Authorization: `Bearer ${tokens.admin}` }, body: new URLSearchParams({ a: "b" }) })).status).toBe(415);
+    expect(
+      (
+        await request("/api/seo/settings", {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${tokens.admin}`, "Content-Type": "application/json" },
+          body: "{",
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await request("/api/seo/settings", { method: "PUT", headers: { Authorization: `Bearer ${tokens.admin}` }, body: new URLSearchParams({ a: "b" }) }))
+        .status,
+    ).toBe(415);
   });
 
   it("parses the settings form (unchecked boxes are false) and validates every group", async () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ site_title: "Наука", site_description: "Опис", posts_per_page: "20", session_timeout: "30", max_login_attempts: "3", language: "en-US", robots: "index, follow", admin_email: "chief@example.com", analytics_enabled: "on" })) form.set(k, v);
+    for (const [k, v] of Object.entries({
+      site_title: "Наука",
+      site_description: "Опис",
+      posts_per_page: "20",
+      session_timeout: "30",
+      max_login_attempts: "3",
+      language: "en-US",
+      robots: "index, follow",
+      admin_email: "chief@example.com",
+      analytics_enabled: "on",
+    }))
+      form.set(k, v);
     const ok = parseForm(SettingsFormSchema, form);
     expect(ok.ok).toBe(true);
     if (!ok.ok) return;

@@ -15,18 +15,38 @@ describe("the form layer", () => {
     .refine((v) => v.name !== "root", "Недоступне ім'я");
 
   it("parses FormData like form.get (first value per name), checkboxes as booleans", () => {
-    const parsed = parseForm(Schema, form([["name", "ada"], ["name", "bob"], ["password", "12345678"]]));
+    const parsed = parseForm(
+      Schema,
+      form([
+        ["name", "ada"],
+        ["name", "bob"],
+        ["password", "12345678"],
+      ]),
+    );
     expect(parsed).toEqual({ ok: true, data: { name: "ada", password: "12345678", public: false } });
   });
 
   it("fails with one message per field, the submitted values without passwords, and a form-level message", () => {
-    const short = parseForm(Schema, form([["name", ""], ["password", "short"], ["public", "on"]]));
+    const short = parseForm(
+      Schema,
+      form([
+        ["name", ""],
+        ["password", "short"],
+        ["public", "on"],
+      ]),
+    );
     expect(short).toEqual({ ok: false, values: { name: "", public: "on" }, errors: { name: "Обов'язкове поле", password: "Пароль занадто короткий" } });
-    const root = parseForm(Schema, form([["name", "root"], ["password", "12345678"]]));
+    const root = parseForm(
+      Schema,
+      form([
+        ["name", "root"],
+        ["password", "12345678"],
+      ]),
+    );
     expect(root).toEqual({ ok: false, values: { name: "root" }, errors: {}, formError: "Недоступне ім'я" });
   });
 
-  it("maps zod errors the same way for the JSON door (\"_\" for the whole body)", () => {
+  it('maps zod errors the same way for the JSON door ("_" for the whole body)', () => {
     const result = LoginSchema.safeParse({ username: " ", password: 5 });
     expect(result.success).toBe(false);
     if (result.success) return;

@@ -35,7 +35,7 @@ describe("markdownToHtml (SPEC §5)", () => {
   });
 
   it("drops unsafe link and image schemes and escapes raw HTML", () => {
-    const html = markdownToHtml('[x](javascript:alert(1)) ![y](data:text/html,hi) <script>alert(1)</script>');
+    const html = markdownToHtml("[x](javascript:alert(1)) ![y](data:text/html,hi) <script>alert(1)</script>");
     expect(html).not.toContain("javascript:");
     expect(html).not.toContain("data:text/html");
     expect(html).not.toContain("<script>");
@@ -46,37 +46,37 @@ describe("markdownToHtml (SPEC §5)", () => {
 describe("renderArticleHtml (server sanitiser in a worker)", () => {
   const vectors = [
     '<img src=x onerror="alert(1)">',
-    '<svg><script>alert(1)</script></svg>',
+    "<svg><script>alert(1)</script></svg>",
     '<iframe src="https://evil.example"></iframe>',
     '<a href="javascript:alert(1)">x</a>',
     '<a href="JaVaScRiPt:alert(1)">x</a>',
     '<a href="&#106;avascript:alert(1)">x</a>',
-    '[x](javascript&#58;alert(1))',
-    '[x](  javascript:alert(1))',
-    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    "[x](javascript&#58;alert(1))",
+    "[x](  javascript:alert(1))",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
     '<form action="https://evil.example"><input name=a></form>',
     '<div style="background:url(javascript:alert(1))">x</div>',
-    '<body onload=alert(1)>',
-    '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    "<body onload=alert(1)>",
+    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
     '<a href="data:text/html,<script>alert(1)</script>">x</a>',
-    '![x](javascript:alert(1))',
-    '![x](&#x6A;avascript:alert(1))',
+    "![x](javascript:alert(1))",
+    "![x](&#x6A;avascript:alert(1))",
     '<a href="&#x6A;avascript:alert(1)">x</a>',
     '<a href="jav&#x09;ascript:alert(1)">x</a>',
-    '[x](jav&#x09;ascript:alert(1))',
-    '[x](&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1))',
+    "[x](jav&#x09;ascript:alert(1))",
+    "[x](&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1))",
     '<a href="vbscript:msgbox(1)">x</a>',
-    '[x](vbscript:msgbox(1))',
-    '<svg/onload=alert(1)>',
-    '<details open ontoggle=alert(1)>',
+    "[x](vbscript:msgbox(1))",
+    "<svg/onload=alert(1)>",
+    "<details open ontoggle=alert(1)>",
     '<object data="javascript:alert(1)"></object>',
     '<embed src="javascript:alert(1)">',
     '<img src="x" onerror=alert(1)//',
-    '<scr<script>ipt>alert(1)</script>',
+    "<scr<script>ipt>alert(1)</script>",
     '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
     '<base href="javascript:/">',
     '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
-    '[x](https://ok.example "\"onmouseover=alert(1) x=\"")',
+    '[x](https://ok.example ""onmouseover=alert(1) x="")',
     '![a" onerror="alert(1)](/images/a.jpg)',
     '<a href="javas\u0000cript:alert(1)">x</a>',
   ];
@@ -98,7 +98,14 @@ describe("renderArticleHtml (server sanitiser in a worker)", () => {
   });
 
   it("never links off-site through a path: //host, /\\host, a tab or newline between the slashes", async () => {
-    const vectors = ["[b](/\\evil.example)", "[b](//evil.example)", "[b](/%09/evil.example)", "[b](</\t/evil.example>)", "[b](\\\\evil.example)", "![i](/\\evil.example/x.png)"];
+    const vectors = [
+      "[b](/\\evil.example)",
+      "[b](//evil.example)",
+      "[b](/%09/evil.example)",
+      "[b](</\t/evil.example>)",
+      "[b](\\\\evil.example)",
+      "![i](/\\evil.example/x.png)",
+    ];
     for (const vector of vectors) {
       const html = await renderArticleHtml(vector);
       const { document } = new JSDOM(`<body>${html}</body>`, { url: "https://news.example/article/a" }).window;
@@ -121,7 +128,9 @@ describe("renderArticleHtml (server sanitiser in a worker)", () => {
 
   it("gives uploaded and demo images their resized WebP variants, kept by the sanitiser", async () => {
     const html = await renderArticleHtml("![фото](/media/abc_123.jpg)\n\n![демо](/images/demo/bio-1.jpg)\n\n![зовні](https://example.com/x.jpg)");
-    expect(html).toContain('src="/media/abc_123-w800.webp" srcset="/media/abc_123-w400.webp 400w, /media/abc_123-w800.webp 800w, /media/abc_123-w1200.webp 1200w" sizes="(max-width: 900px) 100vw, 760px"');
+    expect(html).toContain(
+      'src="/media/abc_123-w800.webp" srcset="/media/abc_123-w400.webp 400w, /media/abc_123-w800.webp 800w, /media/abc_123-w1200.webp 1200w" sizes="(max-width: 900px) 100vw, 760px"',
+    );
     expect(html).toContain('src="/images/demo/bio-1-w800.webp" srcset="/images/demo/bio-1-w400.webp 400w');
     expect(html).toContain('<img src="https://example.com/x.jpg" alt="зовні" loading="lazy" decoding="async">');
   });

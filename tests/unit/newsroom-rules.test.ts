@@ -48,7 +48,10 @@ describe("ArticleInputSchema", () => {
       content: MESSAGES.titleContentRequired,
       category_id: MESSAGES.categoryRequired,
     });
-    expect(errorsOf({ ...valid, title: "   ", content: " \n " })).toMatchObject({ title: MESSAGES.titleContentRequired, content: MESSAGES.titleContentRequired });
+    expect(errorsOf({ ...valid, title: "   ", content: " \n " })).toMatchObject({
+      title: MESSAGES.titleContentRequired,
+      content: MESSAGES.titleContentRequired,
+    });
   });
   it("asks to reload for a category id without a hyphen", () => {
     expect(errorsOf({ ...valid, category_id: "42" })).toEqual({ category_id: MESSAGES.categoryInvalid });

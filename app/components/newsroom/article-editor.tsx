@@ -104,7 +104,7 @@ export function ArticleEditor(props: EditorProps) {
     if (!previewing || !hydrated) return;
     let live = true;
     void import("isomorphic-dompurify").then(({ default: DOMPurify }) => {
-      if (live) setPreviewHtml(String(DOMPurify.sanitize(markdownToHtml(v.content), SANITIZE_CONFIG as any)));
+      if (live) setPreviewHtml(String(DOMPurify.sanitize(markdownToHtml(v.content), SANITIZE_CONFIG as unknown as Parameters<typeof DOMPurify.sanitize>[1])));
     });
     return () => {
       live = false;
@@ -124,7 +124,11 @@ export function ArticleEditor(props: EditorProps) {
   const wrap = (before: string, after: string, placeholder: string) =>
     edit((text, start, end) => {
       const selected = text.slice(start, end) || placeholder;
-      return { text: text.slice(0, start) + before + selected + after + text.slice(end), start: start + before.length, end: start + before.length + selected.length };
+      return {
+        text: text.slice(0, start) + before + selected + after + text.slice(end),
+        start: start + before.length,
+        end: start + before.length + selected.length,
+      };
     });
   const prefixLines = (prefix: string) =>
     edit((text, start, end) => {
@@ -245,7 +249,16 @@ export function ArticleEditor(props: EditorProps) {
             </button>
           </div>
 
-          <Field label="Заголовок" name="title" error={errors.title} counter={{ value: v.title, max: LIMITS.title }} value={v.title} onChange={set("title")} maxLength={LIMITS.title} required />
+          <Field
+            label="Заголовок"
+            name="title"
+            error={errors.title}
+            counter={{ value: v.title, max: LIMITS.title }}
+            value={v.title}
+            onChange={set("title")}
+            maxLength={LIMITS.title}
+            required
+          />
           <Field label="Підзаголовок" name="subtitle" error={errors.subtitle} value={v.subtitle} onChange={set("subtitle")} maxLength={LIMITS.subtitle} />
 
           {previewing ? (
@@ -265,55 +278,69 @@ export function ArticleEditor(props: EditorProps) {
           ) : (
             <Field as="custom" label="Вміст (Markdown)" name="content" error={errors.content} counter={{ value: v.content, max: LIMITS.content }}>
               {(control) => (
-              <>
-              {hydrated ? (
-                <div className="editor-toolbar" role="toolbar" aria-label="Форматування">
-                  <button type="button" onClick={() => prefixLines("# ")} aria-label="Заголовок 1">H1</button>
-                  <button type="button" onClick={() => prefixLines("## ")} aria-label="Заголовок 2">H2</button>
-                  <button type="button" onClick={() => prefixLines("### ")} aria-label="Заголовок 3">H3</button>
-                  <button type="button" onClick={() => wrap("**", "**", "жирний текст")} aria-label="Жирний">B</button>
-                  <button type="button" onClick={() => wrap("*", "*", "курсив")} aria-label="Курсив"><em>I</em></button>
-                  <button
-                    type="button"
-                    aria-label="Посилання"
-                    onClick={() => {
-                      const url = window.prompt("Адреса посилання (https://…)", "https://");
-                      if (url) wrap("[", `](${url})`, "текст посилання");
-                    }}
-                  >
-                    Link
-                  </button>
-                  <button type="button" onClick={() => prefixLines("- ")} aria-label="Список">•</button>
-                  <button type="button" onClick={() => prefixLines("> ")} aria-label="Цитата">❝</button>
-                  <button
-                    type="button"
-                    aria-label="Вставити зображення"
-                    onClick={() => {
-                      const alt = window.prompt("Опис зображення (alt-текст)");
-                      if (alt === null) return;
-                      pendingAlt.current = alt.trim() || "Image in article";
-                      imagePicker.current?.click();
-                    }}
-                  >
-                    Img
-                  </button>
-                  <input
-                    ref={imagePicker}
-                    type="file"
-                    accept="image/*"
-                    hidden
-                    aria-hidden="true"
-                    tabIndex={-1}
-                    onChange={(event) => {
-                      const file = event.target.files?.[0];
-                      event.target.value = "";
-                      if (file) void insertImage(file);
-                    }}
-                  />
-                </div>
-              ) : null}
-              <textarea {...control} ref={content} rows={20} value={v.content} onChange={set("content")} />
-              </>
+                <>
+                  {hydrated ? (
+                    <div className="editor-toolbar" role="toolbar" aria-label="Форматування">
+                      <button type="button" onClick={() => prefixLines("# ")} aria-label="Заголовок 1">
+                        H1
+                      </button>
+                      <button type="button" onClick={() => prefixLines("## ")} aria-label="Заголовок 2">
+                        H2
+                      </button>
+                      <button type="button" onClick={() => prefixLines("### ")} aria-label="Заголовок 3">
+                        H3
+                      </button>
+                      <button type="button" onClick={() => wrap("**", "**", "жирний текст")} aria-label="Жирний">
+                        B
+                      </button>
+                      <button type="button" onClick={() => wrap("*", "*", "курсив")} aria-label="Курсив">
+                        <em>I</em>
+                      </button>
+                      <button
+                        type="button"
+                        aria-label="Посилання"
+                        onClick={() => {
+                          const url = window.prompt("Адреса посилання (https://…)", "https://");
+                          if (url) wrap("[", `](${url})`, "текст посилання");
+                        }}
+                      >
+                        Link
+                      </button>
+                      <button type="button" onClick={() => prefixLines("- ")} aria-label="Список">
+                        •
+                      </button>
+                      <button type="button" onClick={() => prefixLines("> ")} aria-label="Цитата">
+                        ❝
+                      </button>
+                      <button
+                        type="button"
+                        aria-label="Вставити зображення"
+                        onClick={() => {
+                          const alt = window.prompt("Опис зображення (alt-текст)");
+                          if (alt === null) return;
+                          pendingAlt.current = alt.trim() || "Image in article";
+                          imagePicker.current?.click();
+                        }}
+                      >
+                        Img
+                      </button>
+                      <input
+                        ref={imagePicker}
+                        type="file"
+                        accept="image/*"
+                        hidden
+                        aria-hidden="true"
+                        tabIndex={-1}
+                        onChange={(event) => {
+                          const file = event.target.files?.[0];
+                          event.target.value = "";
+                          if (file) void insertImage(file);
+                        }}
+                      />
+                    </div>
+                  ) : null}
+                  <textarea {...control} ref={content} rows={20} value={v.content} onChange={set("content")} />
+                </>
               )}
             </Field>
           )}
@@ -368,7 +395,9 @@ export function ArticleEditor(props: EditorProps) {
 
           <div className="editor-panel">
             <h3>Головне зображення</h3>
-            {featuredPreview || v.featured_image ? <img src={featuredPreview ?? v.featured_image} alt="Головне зображення статті" className="featured-preview" /> : null}
+            {featuredPreview || v.featured_image ? (
+              <img src={featuredPreview ?? v.featured_image} alt="Головне зображення статті" className="featured-preview" />
+            ) : null}
             <input type="hidden" name="featured_image" value={v.featured_image} />
             <Field
               label="Завантажити зображення"
@@ -377,34 +406,40 @@ export function ArticleEditor(props: EditorProps) {
               type="file"
               accept="image/*"
               onChange={async (event) => {
-                  const input = event.target;
-                  const file = input.files?.[0];
-                  setFeaturedPreview(null);
-                  if (!file) return;
-                  const problem = checkImage(file);
-                  if (problem) {
-                    setFileError(problem);
-                    input.value = "";
-                    return;
-                  }
-                  setFileError(null);
-                  try {
-                    setFeaturedPreview(await readAsDataUrl(file));
-                  } catch {
-                    setFileError(MESSAGES.fileReadError);
-                    input.value = "";
-                  }
-                }}
+                const input = event.target;
+                const file = input.files?.[0];
+                setFeaturedPreview(null);
+                if (!file) return;
+                const problem = checkImage(file);
+                if (problem) {
+                  setFileError(problem);
+                  input.value = "";
+                  return;
+                }
+                setFileError(null);
+                try {
+                  setFeaturedPreview(await readAsDataUrl(file));
+                } catch {
+                  setFileError(MESSAGES.fileReadError);
+                  input.value = "";
+                }
+              }}
             />
             <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ.</p>
-            {v.featured_image ? (
-              <CheckboxField label="Видалити зображення" name="remove_featured_image" />
-            ) : null}
+            {v.featured_image ? <CheckboxField label="Видалити зображення" name="remove_featured_image" /> : null}
           </div>
 
           <div className="editor-panel">
             <h3>SEO</h3>
-            <Field label="SEO-заголовок" name="seo_title" error={errors.seo_title} counter={{ value: v.seo_title, max: LIMITS.seoTitle }} value={v.seo_title} onChange={set("seo_title")} maxLength={LIMITS.seoTitle} />
+            <Field
+              label="SEO-заголовок"
+              name="seo_title"
+              error={errors.seo_title}
+              counter={{ value: v.seo_title, max: LIMITS.seoTitle }}
+              value={v.seo_title}
+              onChange={set("seo_title")}
+              maxLength={LIMITS.seoTitle}
+            />
             <Field
               as="textarea"
               label="SEO-опис"

@@ -19,17 +19,7 @@ export function CardLink({ card, children }: { card: Card; children?: ReactNode 
 export function CardImage({ card, sizes, eager = false }: { card: Card; sizes: string; eager?: boolean }) {
   const img = responsiveImage(card.image, sizes);
   // The card's title sits right beside the picture, so the image itself is decorative.
-  return (
-    <img
-      {...img}
-      alt=""
-      loading={eager ? "eager" : "lazy"}
-      decoding="async"
-      {...(eager ? { fetchpriority: "high" } : {})}
-      width={800}
-      height={450}
-    />
-  );
+  return <img {...img} alt="" loading={eager ? "eager" : "lazy"} decoding="async" {...(eager ? { fetchpriority: "high" } : {})} width={800} height={450} />;
 }
 
 export function Meta({ card }: { card: Card }) {

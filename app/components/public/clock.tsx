@@ -16,8 +16,12 @@ export function Clock({ now }: { now: string }) {
   return (
     <span className="topbar-clock">
       <time dateTime={date.toISOString()} suppressHydrationWarning>
-        <span className="topbar-time" suppressHydrationWarning>{time}</span>{" "}
-        <span className="topbar-date" suppressHydrationWarning>{day}</span>
+        <span className="topbar-time" suppressHydrationWarning>
+          {time}
+        </span>{" "}
+        <span className="topbar-date" suppressHydrationWarning>
+          {day}
+        </span>
       </time>
     </span>
   );

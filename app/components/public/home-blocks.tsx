@@ -11,7 +11,15 @@ export function NewsFeed({ cards }: { cards: Card[] }) {
       <h2 id="news-feed-title" className="section-title">
         News Feed
       </h2>
-      {cards.length ? <ul>{cards.map((c) => <FeedItem key={c.id} card={c} />)}</ul> : <p className="muted">News is loading...</p>}
+      {cards.length ? (
+        <ul>
+          {cards.map((c) => (
+            <FeedItem key={c.id} card={c} />
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">News is loading...</p>
+      )}
     </section>
   );
 }
@@ -106,7 +114,14 @@ export function HomeBlocks({ blocks, related }: { blocks: HomepageBlocks; relate
               Вибрані публікації
             </h2>
             <div className="video-block">
-              <img {...responsiveImage("/images/demo/space-2.jpg", "(max-width: 900px) 100vw, 400px")} alt="" loading="lazy" decoding="async" width={800} height={450} />
+              <img
+                {...responsiveImage("/images/demo/space-2.jpg", "(max-width: 900px) 100vw, 400px")}
+                alt=""
+                loading="lazy"
+                decoding="async"
+                width={800}
+                height={450}
+              />
               <span className="video-play" aria-hidden="true">
                 ▶
               </span>

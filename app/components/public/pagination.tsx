@@ -16,7 +16,11 @@ export function Pagination({ page, pages, href }: { page: number; pages: number;
         ) : null}
         {numbers.map((n, i) => (
           <li key={n}>
-            {i > 0 && n - numbers[i - 1] > 1 ? <span className="gap" aria-hidden="true">…</span> : null}
+            {i > 0 && n - numbers[i - 1] > 1 ? (
+              <span className="gap" aria-hidden="true">
+                …
+              </span>
+            ) : null}
             {n === page ? (
               <span aria-current="page" className="current">
                 {n}

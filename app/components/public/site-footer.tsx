@@ -10,28 +10,38 @@ export function SiteFooter({ siteTitle, description, categories }: { siteTitle: 
     <footer className="site-footer">
       <div className="container footer-grid">
         <section aria-labelledby="footer-about">
-          <h2 id="footer-about" className="footer-title">{siteTitle}</h2>
+          <h2 id="footer-about" className="footer-title">
+            {siteTitle}
+          </h2>
           <p>{description}</p>
           <ul className="social-links" aria-label="Соціальні мережі">
             {SOCIAL.map((name) => (
               <li key={name}>
-                <a href="#" rel="nofollow">{name}</a>
+                <a href="#" rel="nofollow">
+                  {name}
+                </a>
               </li>
             ))}
           </ul>
         </section>
         <nav aria-labelledby="footer-quick">
-          <h2 id="footer-quick" className="footer-title">Швидкі посилання</h2>
+          <h2 id="footer-quick" className="footer-title">
+            Швидкі посилання
+          </h2>
           <ul>
             {QUICK_LINKS.map((label) => (
               <li key={label}>
-                <a href="#" rel="nofollow">{label}</a>
+                <a href="#" rel="nofollow">
+                  {label}
+                </a>
               </li>
             ))}
           </ul>
         </nav>
         <nav aria-labelledby="footer-cats">
-          <h2 id="footer-cats" className="footer-title">Рубрики</h2>
+          <h2 id="footer-cats" className="footer-title">
+            Рубрики
+          </h2>
           <ul>
             {categories.map((c) => (
               <li key={c.slug}>
@@ -45,7 +55,9 @@ export function SiteFooter({ siteTitle, description, categories }: { siteTitle: 
         </nav>
       </div>
       <div className="container footer-bottom">
-        <p>© {new Date().getFullYear()} {siteTitle}</p>
+        <p>
+          © {new Date().getFullYear()} {siteTitle}
+        </p>
       </div>
     </footer>
   );

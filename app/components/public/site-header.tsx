@@ -66,7 +66,9 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
       </div>
       <div className="container masthead">
         <Link to="/" className="logo" aria-label={`${siteTitle} — на головну`}>
-          <span className="logo-mark" aria-hidden="true">Н</span>
+          <span className="logo-mark" aria-hidden="true">
+            Н
+          </span>
           <span className="logo-text">{siteTitle}</span>
         </Link>
         <details className="mobile-menu" ref={mobile}>

@@ -12,7 +12,7 @@ export interface ControlProps {
   "aria-describedby"?: string;
 }
 
-type Common = {
+interface Common {
   label: ReactNode;
   name: string;
   /** Defaults to `name`. */
@@ -23,7 +23,7 @@ type Common = {
   hideLabel?: boolean;
   /** A live "n/max" counter beside the label. */
   counter?: { value: string; max: number };
-};
+}
 
 type FieldProps = Common &
   (

@@ -1,5 +1,3 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import {
   DndContext,
   DragOverlay,
@@ -17,25 +15,20 @@ import {
 } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
-import {
-  BLOCK_IDS,
-  getPublishedLayout,
-  HOMEPAGE_BLOCKS,
-  HomepageConfigSchema,
-  listEditorArticles,
-  saveHomepageLayout,
-} from "~/models/homepage.server";
-import styles from "~/styles/homepage-editor.css";
+import { BLOCK_IDS, getPublishedLayout, HOMEPAGE_BLOCKS, HomepageConfigSchema, listEditorArticles, saveHomepageLayout } from "~/models/homepage.server";
 import { requireRole } from "~/services/auth.server";
-import { DomainError } from "~/utils/errors";
-import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
-import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import styles from "~/styles/homepage-editor.css";
+import { DomainError } from "~/utils/errors";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
+import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
+import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
 
 const TITLE = "Редактор головної";
 export const handle: AdminHandle = { title: TITLE };
@@ -105,7 +98,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-type Article = { id: string; title: string; category: string | null; views: number };
+interface Article {
+  id: string;
+  title: string;
+  category: string | null;
+  views: number;
+}
 
 const articleKey = (id: string) => `article:${id}`;
 const itemKey = (blockId: string, index: number, id: string) => `item:${blockId}:${index}:${id}`;
@@ -265,8 +263,7 @@ export default function HomepageEditor() {
         accessibility={{
           announcements,
           screenReaderInstructions: {
-            draggable:
-              "Щоб узяти статтю, натисніть пробіл або Enter. Стрілками перемістіть її на блок, пробілом або Enter відпустіть, Escape скасовує.",
+            draggable: "Щоб узяти статтю, натисніть пробіл або Enter. Стрілками перемістіть її на блок, пробілом або Enter відпустіть, Escape скасовує.",
           },
         }}
       >
@@ -282,36 +279,39 @@ export default function HomepageEditor() {
           </section>
 
           <section className="homepage-blocks" aria-labelledby="blocks-title">
-            <h3 id="blocks-title" className="visually-hidden">Блоки головної сторінки</h3>
+            <h3 id="blocks-title" className="visually-hidden">
+              Блоки головної сторінки
+            </h3>
             {blocks.map((block) => (
-              <BlockPanel
-                key={block.id}
-                block={block}
-                ids={layout[block.id] ?? []}
-                articles={loaded.articles}
-                titleOf={titleOf}
-                onSubmit={onOpSubmit}
-              />
+              <BlockPanel key={block.id} block={block} ids={layout[block.id] ?? []} articles={loaded.articles} titleOf={titleOf} onSubmit={onOpSubmit} />
             ))}
           </section>
         </div>
-        <DragOverlay>
-          {active ? <div className="hp-overlay">{titleOf(active.articleId ?? "")}</div> : null}
-        </DragOverlay>
+        <DragOverlay>{active ? <div className="hp-overlay">{titleOf(active.articleId ?? "")}</div> : null}</DragOverlay>
       </DndContext>
 
       <aside className="info-panel hp-help" aria-labelledby="hp-help-title">
         <h3 id="hp-help-title">Як це працює</h3>
         <ul>
-          <li><strong>Головна історія</strong> — одна велика стаття вгорі сторінки.</li>
-          <li><strong>Останні наукові відкриття</strong> — до 3 статей основної стрічки.</li>
-          <li><strong>Стрічка новин</strong> — до 5 коротких новин у бічній колонці.</li>
-          <li><strong>Популярне</strong> — до 4 статей розділу трендів.</li>
-          <li><strong>Вибрані публікації</strong> — до 6 статей внизу сторінки.</li>
+          <li>
+            <strong>Головна історія</strong> — одна велика стаття вгорі сторінки.
+          </li>
+          <li>
+            <strong>Останні наукові відкриття</strong> — до 3 статей основної стрічки.
+          </li>
+          <li>
+            <strong>Стрічка новин</strong> — до 5 коротких новин у бічній колонці.
+          </li>
+          <li>
+            <strong>Популярне</strong> — до 4 статей розділу трендів.
+          </li>
+          <li>
+            <strong>Вибрані публікації</strong> — до 6 статей внизу сторінки.
+          </li>
         </ul>
         <p className="muted small">
-          Стаття потрапляє в блок, лише якщо в ньому є місце і її там ще немає; одна стаття може бути в кількох блоках.
-          Порожні блоки на сайті заповнюються найновішими статтями. Клавіатура: Tab до статті, пробіл — узяти, стрілки — перемістити, пробіл — відпустити.
+          Стаття потрапляє в блок, лише якщо в ньому є місце і її там ще немає; одна стаття може бути в кількох блоках. Порожні блоки на сайті заповнюються
+          найновішими статтями. Клавіатура: Tab до статті, пробіл — узяти, стрілки — перемістити, пробіл — відпустити.
         </p>
       </aside>
     </section>
@@ -323,7 +323,9 @@ function ArticleRow({ article, blocks, onSubmit }: { article: Article; blocks: B
   return (
     <li className={`hp-article${isDragging ? " is-dragging" : ""}`}>
       <div ref={setNodeRef} className="hp-drag" {...listeners} {...attributes} aria-label={`Перетягнути: ${article.title}`}>
-        <span className="hp-handle" aria-hidden="true">⠿</span>
+        <span className="hp-handle" aria-hidden="true">
+          ⠿
+        </span>
         <span className="hp-title">{article.title}</span>
         <span className="muted small">
           {article.category ?? "Без категорії"} · переглядів: {article.views}
@@ -332,10 +334,14 @@ function ArticleRow({ article, blocks, onSubmit }: { article: Article; blocks: B
       <Form method="post" className="hp-add" onSubmit={onSubmit}>
         <input type="hidden" name="intent" value="add" />
         <input type="hidden" name="articleId" value={article.id} />
-        <label className="visually-hidden" htmlFor={`add-${article.id}`}>Блок для «{article.title}»</label>
+        <label className="visually-hidden" htmlFor={`add-${article.id}`}>
+          Блок для «{article.title}»
+        </label>
         <select id={`add-${article.id}`} name="blockId">
           {blocks.map((b) => (
-            <option key={b.id} value={b.id}>{b.name}</option>
+            <option key={b.id} value={b.id}>
+              {b.name}
+            </option>
           ))}
         </select>
         <button type="submit" className="button button-secondary button-small" aria-label={`Додати в блок: ${article.title}`}>
@@ -382,10 +388,14 @@ function BlockPanel({
         <Form method="post" className="hp-add" onSubmit={onSubmit}>
           <input type="hidden" name="intent" value="add" />
           <input type="hidden" name="blockId" value={block.id} />
-          <label className="visually-hidden" htmlFor={`block-add-${block.id}`}>Стаття для блоку «{block.name}»</label>
+          <label className="visually-hidden" htmlFor={`block-add-${block.id}`}>
+            Стаття для блоку «{block.name}»
+          </label>
           <select id={`block-add-${block.id}`} name="articleId">
             {articles.map((a) => (
-              <option key={a.id} value={a.id}>{a.title}</option>
+              <option key={a.id} value={a.id}>
+                {a.title}
+              </option>
             ))}
           </select>
           <button type="submit" className="button button-secondary button-small" aria-label={`Додати статтю в блок: ${block.name}`}>
