@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
@@ -14,6 +14,10 @@ interface Handle {
 
 /** Opens (creating if needed) the SQLite file with the pragmas SECURITY.md 'Data' asks for. */
 export function openDatabase(file: string): Handle {
+  // SECURITY.md 'Data': the database holds password hashes, so it is the owner's alone (0600);
+  // SQLite gives its -wal and -shm files the database file's mode. An older 0644 file is tightened.
+  closeSync(openSync(file, "a", 0o600));
+  chmodSync(file, 0o600);
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   // better-sqlite3 defaults to NORMAL, which can lose the last commits on power loss.

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { Runtime } from "../app/services/runtime.server";
+import { createRequestHandler } from "./remix-handler";
+import { nosniff, refuseMalformedPath, trailingSlashRedirect } from "./request-guards";
 
 /**
  * The Express app for one Remix build, middleware in the order requests meet it (STYLE.md
@@ -24,14 +25,11 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   // (`loopback`, `10.0.0.0/8, uniquelocal`).
   app.set("trust proxy", config.trustProxy);
 
-  // Trailing slashes: one URL per page. Not for /api, whose paths take an optional slash.
-  app.use((req, res, next) => {
-    if ((req.method === "GET" || req.method === "HEAD") && req.path.length > 1 && req.path.endsWith("/") && !req.path.startsWith("/api/")) {
-      const query = req.url.slice(req.path.length);
-      return res.redirect(301, req.path.replace(/\/+$/, "") + query);
-    }
-    next();
-  });
+  // Every response, assets, media and /healthz included, is never content-sniffed.
+  app.use(nosniff);
+  // One URL per page (never a Location off the site), and 400 for a path no browser sends.
+  app.use(trailingSlashRedirect);
+  app.use(refuseMalformedPath(sendError));
 
   app.use(compression());
 
@@ -61,7 +59,7 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
       res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
       next();
     },
-    express.static(config.uploads, { immutable: true, maxAge: "1y", index: false, dotfiles: "deny" }),
+    express.static(config.uploads, { immutable: true, maxAge: "1y", index: false, dotfiles: "deny", redirect: false }),
   );
 
   // Request log: one JSON line per request, without query strings, cookies or tokens.
@@ -119,16 +117,17 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   // reads are never limited, sign-in has its own lockout.
   app.use(limits.writes, limits.views);
 
-  // Body cap before the Remix handler (actions read bodies themselves); chunked bodies are
-  // capped again where they are read (readBodyText).
+  // Body cap before the Remix handler: a declared Content-Length over the limit is refused here;
+  // every body, chunked or not, is also counted while it streams into Remix (./remix-handler.ts).
   const { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } = runtime.bodyLimits;
-  app.use((req, res, next) => {
-    const length = Number(req.headers["content-length"] ?? 0);
+  const bodyLimit = (req: Request) =>
     // Image uploads stream each file to disk with its own 5 MB limit (app/services/upload.server.ts).
-    const upload = req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data");
-    if (length > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) {
-      return sendError(req, res, 413, upload ? "Запит завеликий (більше 12 файлів по 5 МБ)" : "Запит завеликий (більше 8 МБ)");
-    }
+    req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data")
+      ? { bytes: MAX_UPLOAD_BODY_BYTES, message: "Запит завеликий (більше 12 файлів по 5 МБ)" }
+      : { bytes: MAX_BODY_BYTES, message: "Запит завеликий (більше 8 МБ)" };
+  app.use((req, res, next) => {
+    const limit = bodyLimit(req);
+    if (Number(req.headers["content-length"] ?? 0) > limit.bytes) return sendError(req, res, 413, limit.message);
     next();
   });
 
@@ -166,11 +165,18 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
       build: withBusyMapping(build, runtime),
       mode: config.mode,
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+      publicUrl: config.publicUrl,
+      bodyLimit,
+      // SECURITY.md 'Headers': screens, their .data and the API for a signed-in person (a session
+      // cookie or a bearer token) are never kept by a browser or proxy cache.
+      isPrivate: (req) => req.path.startsWith("/admin") || Boolean(req.get("authorization")) || /(^|;\s*)__session=/.test(req.get("cookie") ?? ""),
+      refuse: sendError,
     }),
   );
 
   // A failure in middleware never prints a stack to a client.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return;
     if (runtime.isDatabaseBusy(error)) {
       res.set({ "Retry-After": runtime.DATABASE_BUSY_RETRY_AFTER, "Cache-Control": "no-store" });
       return sendError(req, res, 503, runtime.DATABASE_BUSY_MESSAGE);

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { LOGIN_PATH } from "~/services/auth.server";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { endSession } from "~/services/session.server";
 
 // Logout deletes the session on the server (DESIGN §6); GET changes nothing.
 export async function loader() {
@@ -8,8 +8,6 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await getSession(request);
-  return redirect(LOGIN_PATH, {
-    headers: { "Set-Cookie": await sessionStorage().destroySession(session) },
-  });
+  const cookie = await endSession(request);
+  return redirect(LOGIN_PATH, cookie ? { headers: { "Set-Cookie": cookie } } : undefined);
 }

@@ -1,12 +1,12 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { safeRedirect } from "remix-utils/safe-redirect";
 import { Field } from "~/components/ui/field";
 import { getSettings } from "~/models/settings.server";
 import { authenticate, getUser, LoginSchema } from "~/services/auth.server";
 import { getSession, sessionStorage } from "~/services/session.server";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
+import { safePath } from "~/utils/safe-path";
 
 const DEMO_CREDENTIALS = [
   { role: "admin", username: "admin", password: "admin123" },
@@ -14,8 +14,15 @@ const DEMO_CREDENTIALS = [
   { role: "reporter", username: "reporter", password: "reporter123" },
 ];
 
-const afterLogin = (to: FormDataEntryValue | string | null | undefined) =>
-  safeRedirect(typeof to === "string" && to.startsWith("/admin") ? to : null, "/admin/dashboard");
+const afterLogin = (to: FormDataEntryValue | string | null | undefined) => safePath(to, "/admin/dashboard", "/admin");
+
+// A refused sign-in tells the client when to try again, on the page as in the API (SECURITY.md 'Lockout').
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

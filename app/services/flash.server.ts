@@ -1,4 +1,5 @@
 import { data, redirect } from "@remix-run/node";
+import { safePath } from "../utils/safe-path";
 import { getSession, sessionStorage } from "./session.server";
 
 // Flash messages of the newsroom screens: feedback after a redirect travels on the session
@@ -21,7 +22,7 @@ export async function takeFlash(request: Request): Promise<{ flash: string | nul
 
 /** A same-site path under `prefix` taken from a form field, else `fallback` (no open redirects). */
 export function backTo(value: FormDataEntryValue | null, prefix: string, fallback: string): string {
-  return typeof value === "string" && value.startsWith(prefix) && !value.startsWith("//") ? value : fallback;
+  return safePath(value, fallback, prefix);
 }
 
 export { data };

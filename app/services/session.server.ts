@@ -109,6 +109,18 @@ export function sessionStorage() {
   return (storage ??= buildStorage());
 }
 
+/**
+ * Ends whatever session `request` was made with, whichever door (SECURITY.md 'Logout'): a bearer
+ * token is revoked; a cookie session is deleted on the server. Returns the Set-Cookie header that
+ * clears the cookie, when there was one.
+ */
+export async function endSession(request: Request): Promise<string | undefined> {
+  const token = request.headers.get("Authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (token) await revokeSessionToken(token);
+  if (!request.headers.get("Cookie")?.includes("__session=")) return undefined;
+  return sessionStorage().destroySession(await getSession(request));
+}
+
 export async function getSession(request: Request): Promise<Session<SessionData, FlashData>> {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { join } from "node:path";
-import { isIP } from "is-ip";
 import { z } from "zod";
 import { dataDir } from "../../db/index";
 
@@ -24,7 +24,7 @@ const TrustProxySchema = z
     if (/^\d+$/.test(value)) return Number(value);
     for (const part of value.split(",").map((p) => p.trim())) {
       const [address, prefix, extra] = part.split("/");
-      const ok = PROXY_NAMES.has(part) || (isIP(address) && extra === undefined && (prefix === undefined || /^\d{1,3}$/.test(prefix)));
+      const ok = PROXY_NAMES.has(part) || (isIP(address) !== 0 && extra === undefined && (prefix === undefined || /^\d{1,3}$/.test(prefix)));
       if (!ok) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
