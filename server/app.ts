@@ -144,10 +144,10 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   // Maintenance mode: readers get a 503 page before anything else (incl. any page cache).
   app.use((req, res, next) => {
     runtime
-      .maintenanceResponse({ path: req.path, method: req.method, cookie: req.headers.cookie })
-      .then((page) => {
-        if (!page) return next();
-        res.status(503).set({ "Retry-After": "600", "Cache-Control": "no-store" }).type("html").send(page);
+      .maintenanceResponse({ path: req.path, method: req.method, cookie: req.headers.cookie, authorization: req.headers.authorization })
+      .then((answer) => {
+        if (!answer) return next();
+        res.status(503).set({ "Retry-After": "600", "Cache-Control": "no-store" }).type(answer.type).send(answer.body);
       })
       .catch(next);
   });

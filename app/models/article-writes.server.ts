@@ -9,7 +9,7 @@ import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus } from "../util
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { invalidateArticleChange, publicFootprint } from "./article-cache.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
-import { storeDataUrlImage } from "./media.server";
+import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -146,36 +146,14 @@ async function uniqueArticleSlug(trx: DB, title: string, exceptArticleId?: strin
   return firstFreeSlug(base, (s) => slugInUse(trx, s, exceptArticleId));
 }
 
-// An embedded image in markdown content: ![alt](data:image/png;base64,...).
-const EMBEDDED_IMAGE = /data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi;
-
-/**
- * DESIGN §8: a data URL in featured_image or content is stored as a media file (media model,
- * same checks as an upload) and replaced by its URL, so articles stay small. A refused image
- * becomes a 422 on the field it came from.
- */
-async function storeEmbeddedImages(input: ArticleInput, actor: Actor): Promise<{ content: string; featuredImage: string | null }> {
-  const store = async (dataUrl: string, field: string) => {
-    try {
-      return (await storeDataUrlImage({ dataUrl, userId: actor.id })).url;
-    } catch (error) {
-      if (error instanceof DomainError) throw new DomainError(422, error.message, field);
-      throw error;
-    }
-  };
-  let featuredImage = input.featured_image;
-  if (featuredImage?.startsWith("data:")) featuredImage = await store(featuredImage, "featured_image");
-  let content = input.content;
-  const embedded = [...new Set(content.match(EMBEDDED_IMAGE) ?? [])];
-  for (const dataUrl of embedded) content = content.split(dataUrl).join(await store(dataUrl, "content"));
-  return { content, featuredImage };
-}
-
 /** The slow work of a save (image files, markdown rendering), done before the write lock. */
 async function prepareSave(input: ArticleInput, actor: Actor) {
-  const { content, featuredImage } = await storeEmbeddedImages(input, actor);
-  if (content.length > LIMITS.content) throw new DomainError(422, MESSAGES.content, "content");
-  return { content, featuredImage, html: await renderArticleHtml(content) };
+  const images = await storeEmbeddedImages(input, actor);
+  return withEmbeddedImages(images, async () => {
+    const { content, featuredImage } = images;
+    if (content.length > LIMITS.content) throw new DomainError(422, MESSAGES.content, "content");
+    return { content, featuredImage, stored: images.stored, html: await renderArticleHtml(content) };
+  });
 }
 
 async function requireCategory(trx: DB, categoryId: string) {
@@ -188,6 +166,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
+  // The images stored for this save are removed again if it does not commit.
   const { id, after } = await writeTransaction(async (trx) => {
     await requireCategory(trx, input.category_id);
     let slug = input.slug;
@@ -208,7 +187,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       tags: input.tags,
     });
     return { id, after: await publicFootprint(trx, id) };
-  });
+  }).catch(discardImagesAndRethrow(prepared));
   invalidateArticleChange(after);
   return (await getArticleById({ id }))!;
 }
@@ -281,7 +260,7 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
     return [before, await publicFootprint(trx, id)];
-  });
+  }).catch(discardImagesAndRethrow(prepared));
   invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }

@@ -319,3 +319,30 @@ export async function deleteMedia({ ids, user }: { ids: string[]; user: { id: st
   }
   return rows.length;
 }
+
+/**
+ * Removes media this request stored itself and no longer needs (images embedded in an article
+ * whose save did not commit): rows and files, no permission check, errors only logged.
+ */
+export async function discardStoredMedia(items: Pick<MediaItem, "id" | "url">[], executor: DB = db): Promise<void> {
+  if (items.length === 0) return;
+  try {
+    await executor
+      .deleteFrom("media")
+      .where(
+        "id",
+        "in",
+        items.map((item) => item.id),
+      )
+      .execute();
+  } catch (error) {
+    console.error("could not remove the media rows of a failed save:", error);
+  }
+  for (const item of items) {
+    const stored = item.url.replace(/^\/media\//, "");
+    for (const name of [stored, ...variantNames(stored)]) {
+      const path = storedFilePath(name);
+      if (path) await rm(path, { force: true }).catch(() => undefined);
+    }
+  }
+}

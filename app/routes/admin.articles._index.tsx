@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -67,14 +68,15 @@ const QUESTIONS = {
   delete: (t: string) => `Видалити статтю «${t}»? Цю дію не можна скасувати.`,
 } as const;
 type Intent = keyof typeof QUESTIONS;
+const INTENTS = ["publish", "unpublish", "delete"] as const satisfies readonly Intent[];
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "") as Intent;
+  const intent = formIntent(form, INTENTS);
   const id = String(form.get("id") ?? "");
   const back = backTo(form.get("back"), "/admin/articles", "/admin/articles");
-  if (!(intent in QUESTIONS)) return formFailure({ formError: "Невідома дія" }, 400);
+  if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
   const article = await getArticleById({ id });
   if (!article) {
     const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";

@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -33,10 +34,10 @@ const FAILED = { create: "Failed to create category", update: "Failed to update 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ["admin", "editor"]);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "") as keyof typeof FAILED;
+  const intent = formIntent(form, ["create", "update", "delete"]);
   const id = String(form.get("id") ?? "");
   const values = formValues(form);
-  if (!(intent in FAILED)) return formFailure({ values, formError: "Невідома дія" }, 400, { intent });
+  if (!intent) return formFailure({ values, formError: UNKNOWN_INTENT }, 400, { intent: undefined });
   try {
     if (intent === "delete") {
       const category = await getCategoryById({ id });

@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Cell, Pie, PieChart, Tooltip } from "recharts";
@@ -24,8 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["admin", "editor"]);
   const form = await request.formData();
-  const intent = form.get("intent");
+  const intent = formIntent(form, ["sitemap", "url"]);
   const values = formValues(form);
+  if (!intent) return formFailure({ values, formError: UNKNOWN_INTENT }, 400);
   try {
     if (intent === "sitemap") {
       await submitSitemap({ user });

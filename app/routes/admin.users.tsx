@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
@@ -43,7 +44,7 @@ const done = (request: Request, message: string) => redirectWithFlash(request, "
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, ["admin"]);
   const form = await request.formData();
-  const intent = text(form, "intent");
+  const intent = formIntent(form, ["create", "update", "delete"]);
   const id = text(form, "id") ?? "";
   const values = formValues(form);
   try {
@@ -79,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await deleteUser({ actor, id });
       return done(request, `Користувача ${target?.username ?? ""} видалено`);
     }
-    return formFailure({ values, formError: "Невідома дія" }, 400, { intent });
+    return formFailure({ values, formError: UNKNOWN_INTENT }, 400, { intent });
   } catch (error) {
     if (error instanceof DomainError) return formFailure({ values, ...domainErrorFields(error) }, error.status, { intent });
     throw error;

@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { data } from "@remix-run/node";
 import type { User } from "../../db/schema";
 import { createArticle, updateArticle } from "../models/article.server";
@@ -63,10 +64,11 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
     return formFailure({ formError: "Некоректна форма" }, 400, noResult);
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
-  const intent = text(form, "intent");
+  const intent = formIntent(form, ["save", "draft", "publish", "preview", "edit"]);
   const done = (result: Partial<typeof noResult> = {}) => data({ ok: true as const, values, errors: {} as FieldErrors, ...noResult, ...result });
   const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => formFailure({ ...failure, values }, status, noResult);
 
+  if (!intent) return fail({ formError: UNKNOWN_INTENT }, 400);
   // Without JavaScript the preview is a round trip rendered by the public pipeline.
   if (intent === "preview") return done({ preview: await renderArticleHtml(values.content) });
   if (intent === "edit") return done();

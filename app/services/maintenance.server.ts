@@ -2,19 +2,45 @@ import { getSettings } from "../models/settings.server";
 import { getUser } from "./auth.server";
 
 // DESIGN §8: maintenance mode really closes the public site (503 page); staff who are signed in
-// still see it, and the admin, the API, assets and /healthz stay open.
+// still see it, and the admin, the staff API, assets and /healthz stay open. The public API (the
+// reads that need no sign-in) closes with the site: a 503 `{detail}` (SECURITY.md, issue 13).
 const OPEN_PATHS = /^\/(admin|api|build|media|images|healthz|favicon\.ico|robots\.txt)(\/|$)/;
+const PUBLIC_API = /^\/api\/(homepage\/public|articles|articles\/slug\/[^/]+|seo\/sitemap\.xml)\/?$/;
+
+export const MAINTENANCE_DETAIL = "Сайт на технічному обслуговуванні. Спробуйте трохи згодом.";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The 503 page for readers, or undefined when the request may go on. */
-export async function maintenanceResponse({ path, method, cookie }: { path: string; method: string; cookie?: string }) {
-  if ((method !== "GET" && method !== "HEAD") || OPEN_PATHS.test(path)) return undefined;
+/**
+ * The 503 answer for readers in maintenance mode: the page (`html`), or `{detail}` for the public
+ * API (`json`); undefined when the request may go on. Signed-in staff (a valid session cookie or
+ * bearer token) pass, as on the public pages.
+ */
+export async function maintenanceResponse({
+  path,
+  method,
+  cookie,
+  authorization,
+}: {
+  path: string;
+  method: string;
+  cookie?: string;
+  authorization?: string;
+}): Promise<{ type: "html" | "json"; body: string } | undefined> {
+  if (method !== "GET" && method !== "HEAD") return undefined;
+  const publicApi = PUBLIC_API.test(path);
+  if (!publicApi && OPEN_PATHS.test(path)) return undefined;
   const { maintenance_mode } = await getSettings("general");
   if (!maintenance_mode) return undefined;
-  if (cookie?.includes("__session=") && (await getUser(new Request("http://localhost/", { headers: { Cookie: cookie } })))) {
-    return undefined;
-  }
+  const headers: Record<string, string> = {};
+  if (cookie?.includes("__session=")) headers.Cookie = cookie;
+  if (authorization) headers.Authorization = authorization;
+  if ((headers.Cookie || headers.Authorization) && (await getUser(new Request("http://localhost/", { headers })))) return undefined;
+  if (publicApi) return { type: "json", body: JSON.stringify({ detail: MAINTENANCE_DETAIL }) };
+  return { type: "html", body: await maintenancePage() };
+}
+
+async function maintenancePage(): Promise<string> {
   const { site_title } = await getSettings("seo");
   const title = escapeHtml(site_title);
   return `<!doctype html>

@@ -39,7 +39,8 @@ export function countViews(): RequestHandler {
     if (!page || !isAnonymous(req) || !isReaderRequest({ get: (name) => req.get(name) })) return next();
     res.once("finish", () => {
       if (res.statusCode !== 200 && res.statusCode !== 304) return;
-      if (page.articleRef !== undefined) countArticleView({ ref: page.articleRef });
+      // One view per reader (address) and article per VIEW_REPEAT_MINUTES (view-counter.server.ts).
+      if (page.articleRef !== undefined) countArticleView({ ref: page.articleRef, reader: req.ip ?? "unknown" });
       else countPageView({ path: page.path });
     });
     next();

@@ -2,6 +2,7 @@ import { isbot } from "isbot";
 import { isPrefetch } from "remix-utils/is-prefetch";
 import { findViewedArticle, recordPageViews, type PageViewCount } from "../models/page-view.server";
 import { publicCacheGeneration } from "../utils/page-cache.server";
+import { firstViewInWindow } from "../utils/rate-limit.server";
 
 // Page-view counting (DESIGN §8, §9; docs/decisions/004). A view costs a Map update in memory;
 // the counts are written in one transaction per FLUSH_MS (and at shutdown), so a cached page
@@ -25,6 +26,8 @@ interface Pending {
 
 interface CounterState {
   pending: Map<string, Pending>;
+  /** Reader views still being checked against the repeat window (flushViews waits for them). */
+  checking: Set<Promise<void>>;
   timer: ReturnType<typeof setTimeout> | undefined;
   flushing: Promise<void> | undefined;
   /** ref → article (null: no such published article), valid for one cache generation. */
@@ -35,6 +38,7 @@ interface CounterState {
 
 const state: CounterState = {
   pending: new Map(),
+  checking: new Set(),
   timer: undefined,
   flushing: undefined,
   refs: new Map(),
@@ -78,14 +82,29 @@ export function countPageView({ path }: { path: string }): void {
   add(`${day}\u0000p\u0000${path}`, { day, path });
 }
 
-/** Counts one view of the article reached by `ref` (slug, id or old slug). */
-export function countArticleView({ ref }: { ref: string }): void {
+/**
+ * Counts one view of the article reached by `ref` (slug, id or old slug). With `reader` (the
+ * client address as the app resolves it, trust-proxy honoured) the view counts only if that
+ * reader has had no counted view of the same article within VIEW_REPEAT_MINUTES, whether by
+ * slug, id, `.data` or POST /api/analytics/track-view (one bounded seen-set,
+ * app/utils/rate-limit.server.ts firstViewInWindow). Without `reader` the caller has decided.
+ */
+export function countArticleView({ ref, reader }: { ref: string; reader?: string }): void {
   const day = today();
-  add(`${day}\u0000a\u0000${ref}`, { day, ref });
+  if (reader === undefined) return add(`${day}\u0000a\u0000${ref}`, { day, ref });
+  const check = resolveArticle(ref)
+    .then((article) => {
+      if (article && firstViewInWindow({ ip: reader, articleId: article.id })) add(`${day}\u0000a\u0000${ref}`, { day, ref });
+    })
+    .catch((error: unknown) => console.error("A page view could not be checked:", error))
+    .finally(() => state.checking.delete(check));
+  state.checking.add(check);
 }
 
 /** Writes every pending count now, in one transaction. Safe to call at any time, e.g. at shutdown. */
 export async function flushViews(): Promise<void> {
+  // Views still being checked join this batch (at shutdown nothing counted is left behind).
+  if (state.checking.size) await Promise.all([...state.checking]);
   // One flush at a time: a shutdown flush waits for a timer flush in progress, then writes the rest.
   while (state.flushing) await state.flushing;
   if (state.timer) clearTimeout(state.timer);

@@ -21,6 +21,9 @@ export const LIMITS = {
   imageBytes: 5 * 1024 * 1024, // SPEC §9: 5242880 bytes
 } as const;
 
+/** Images sent inline as data: URLs (content and featured image) that one save may store. */
+export const MAX_EMBEDDED_IMAGES = 20;
+
 // SPEC §5 texts, shown in Ukrainian on the editor (SPEC §2: the editor's text is Ukrainian).
 export const MESSAGES = {
   titleContentRequired: "Заголовок і вміст — обов'язкові поля",
@@ -38,6 +41,7 @@ export const MESSAGES = {
   slugTaken: "Такий slug уже використовується",
   status: "Статус: draft, published або archived",
   image: "Некоректне посилання на зображення",
+  tooManyImages: `Забагато вбудованих зображень: не більше ${MAX_EMBEDDED_IMAGES} за одне збереження. Завантажте решту в медіатеку й вставте посиланнями.`,
   // SPEC §5 'Images'
   fileTooLarge: "Розмір файлу не повинен перевищувати 5 МБ",
   fileNotImage: "Будь ласка, оберіть файл зображення",

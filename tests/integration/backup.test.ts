@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
@@ -44,6 +44,18 @@ describe("npm run backup", () => {
       copy.close();
       expect(readFileSync(join(target, "uploads", "a.jpg"), "utf8")).toBe("jpeg bytes");
       expect(readFileSync(join(target, "session-secret"), "utf8")).toBe(readFileSync(join(dataDir, "session-secret"), "utf8"));
+      // Password hashes and the session secret: every file owner-only (0600), every folder 0700.
+      const modes = (dir: string): [string, string][] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+          const path = join(dir, e.name);
+          const mode = (statSync(path).mode & 0o777).toString(8);
+          return e.isDirectory() ? [[path, mode], ...modes(path)] : [[path, mode]];
+        });
+      const all = modes(target);
+      expect(all.map(([p]) => p)).toEqual(expect.arrayContaining([join(target, "news.db"), join(target, "session-secret"), join(target, "uploads", "a.jpg")]));
+      for (const [path, mode] of [[target, (statSync(target).mode & 0o777).toString(8)], ...all]) {
+        expect(mode, path).toBe(statSync(path).isDirectory() ? "700" : "600");
+      }
 
       // The copy starts as a site of its own, with the same content.
       await site.stop("SIGTERM");

@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import {
   DndContext,
   DragOverlay,
@@ -63,7 +64,8 @@ const str = (value: FormDataEntryValue | null) => (typeof value === "string" ? v
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, EDITORS);
   const form = await request.formData();
-  const intent = str(form.get("intent"));
+  const intent = formIntent(form, ["save", "add", "remove", "up", "down"]);
+  if (!intent) return failed(UNKNOWN_INTENT, 400);
   try {
     if (intent === "save") {
       let parsed;

@@ -1,3 +1,4 @@
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -58,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const form = await request.formData();
   const deleteFailed = (formError: string, status: number) => formFailure({ formError }, status, { intent: "delete" as const });
-  if (form.get("intent") !== "delete") return deleteFailed("Невідома дія", 400);
+  if (!formIntent(form, ["delete"])) return deleteFailed(UNKNOWN_INTENT, 400);
   const ids = form
     .getAll("ids")
     .filter((v): v is string => typeof v === "string" && v.length > 0)
