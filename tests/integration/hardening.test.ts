@@ -1,10 +1,13 @@
 // Issue 13: each class of fault that probing the live site found, tried with several variants
 // against the real production server (SECURITY.md).
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../server-process";
 
@@ -238,5 +241,333 @@ describe("13, 14. files and small ones", () => {
         expect(res.status).toBe(404);
       }
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Items 3, 4, 8, 9
+
+function query<T>(statement: string, ...params: unknown[]): T {
+  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+  try {
+    return sqlite.prepare(statement).get(...params) as T;
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The site's content: every table a forged request might change (views and sessions move on their own). */
+function digest(): string {
+  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+  try {
+    const hash = createHash("sha256");
+    for (const table of ["articles", "categories", "users", "media", "homepage_blocks", "settings", "tags", "article_tags", "slug_redirects"]) {
+      const columns = table === "articles" ? "id, slug, title, subtitle, content, status, category_id, published_at, updated_at, featured_image, version" : "*";
+      hash.update(JSON.stringify(sqlite.prepare(`select ${columns} from ${table} order by 1`).all()));
+    }
+    return hash.digest("hex");
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function bearer(username: string) {
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: `${username}123` }),
+  });
+  expect(res.status).toBe(200);
+  return `Bearer ${(await res.json()).access_token}`;
+}
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+describe("3. embedded images are bounded per save and stored only when the save commits", () => {
+  /** n distinct small PNGs as data URLs. */
+  async function images(n: number, from = 0): Promise<string[]> {
+    return Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const png = await sharp({ create: { width: 3, height: 2, channels: 3, background: { r: (from + i) % 256, g: Math.floor((from + i) / 256), b: 7 } } })
+          .png()
+          .toBuffer();
+        return `data:image/png;base64,${png.toString("base64")}`;
+      }),
+    );
+  }
+  const markdown = (urls: string[]) => ["Текст статті.", ...urls.map((u, i) => `![зображення ${i}](${u})`)].join("\n\n");
+  const uploads = () => readdirSync(join(dataDir, "uploads")).sort();
+  const mediaRows = () => query<{ n: number }>("select count(*) n from media").n;
+  const category = () => query<{ id: string }>("select id from categories order by name limit 1").id;
+  const TOO_MANY = "Забагато вбудованих зображень: не більше 20 за одне збереження";
+
+  it("21 images are a 422 on the content field at both doors (JSON API and the editor form), and nothing is stored", async () => {
+    // (The reporter is locked out from this address by the 429 test above.)
+    const auth = await bearer("editor");
+    const cookie = await formSignIn("editor");
+    const files = uploads();
+    const rows = mediaRows();
+    const twentyOne = await images(21, 100);
+    // 21 in the content; 20 in the content plus a featured image.
+    for (const [content, featured] of [
+      [markdown(twentyOne), undefined],
+      [markdown(twentyOne.slice(0, 20)), twentyOne[20]],
+    ] as const) {
+      const api = await fetch(`${server.url}/api/articles/`, {
+        method: "POST",
+        headers: { Authorization: auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ title: "Багато зображень", content, category_id: category(), status: "draft", tags: [], featured_image: featured }),
+      });
+      expect(api.status).toBe(422);
+      expect((await api.json()).errors.content).toContain(TOO_MANY);
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ title: "Багато зображень", content, category_id: category(), intent: "draft", featured_image: featured ?? "" }))
+        form.set(k, v);
+      const screen = await fetch(`${server.url}/admin/articles/new`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: server.url, Cookie: cookie },
+        body: form,
+      });
+      expect(screen.status).toBe(422);
+      expect(await screen.text()).toContain(TOO_MANY);
+    }
+    expect(mediaRows()).toBe(rows);
+    expect(uploads()).toEqual(files);
+  }, 60_000);
+
+  it("a save refused after its images were stored (taken slug on create and on edit, a broken image) leaves no media rows and no files", async () => {
+    const auth = await bearer("editor");
+    const cookie = await formSignIn("editor");
+    const taken = query<{ slug: string }>("select slug from articles where status = 'published' order by slug limit 1").slug;
+    const own = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "Своя чернетка для перевірки", content: "Текст.", category_id: category(), status: "draft", tags: [] }),
+    });
+    expect(own.status).toBe(201);
+    const mine = (await own.json()) as { id: string; version: number };
+    const files = uploads();
+    const rows = mediaRows();
+    const before = digest();
+
+    const created = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        title: "Зайнятий slug",
+        slug: taken,
+        content: markdown(await images(5, 200)),
+        category_id: category(),
+        status: "draft",
+        tags: [],
+        featured_image: (await images(1, 300))[0],
+      }),
+    });
+    expect(created.status).toBe(409);
+
+    const updated = await fetch(`${server.url}/api/articles/${mine.id}`, {
+      method: "PUT",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        title: "Зайнятий slug",
+        slug: taken,
+        content: markdown(await images(4, 400)),
+        category_id: category(),
+        status: "draft",
+        tags: [],
+      }),
+    });
+    expect(updated.status, await updated.clone().text()).toBe(409);
+
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      title: "Зайнятий slug",
+      slug: taken,
+      content: markdown(await images(3, 500)),
+      category_id: category(),
+      status: "draft",
+      intent: "save",
+      version: String(mine.version),
+    }))
+      form.set(k, v);
+    const screen = await fetch(`${server.url}/admin/articles/edit/${mine.id}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.url, Cookie: cookie },
+      body: form,
+    });
+    expect(screen.status).toBe(409);
+
+    // Three good images, then one that is not an image: a 422, and the three are gone again.
+    const broken = `data:image/png;base64,${Buffer.from("not an image at all").toString("base64")}`;
+    const refused = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        title: "Зламане зображення",
+        content: markdown([...(await images(3, 600)), broken]),
+        category_id: category(),
+        status: "draft",
+        tags: [],
+      }),
+    });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toHaveProperty("content");
+
+    expect(mediaRows()).toBe(rows);
+    expect(uploads()).toEqual(files);
+    expect(digest()).toBe(before);
+  }, 60_000);
+
+  it("20 images are stored: 20 media rows, the content points at /media/", async () => {
+    const auth = await bearer("editor");
+    const rows = mediaRows();
+    const res = await fetch(`${server.url}/api/articles/`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "Двадцять зображень", content: markdown(await images(20, 700)), category_id: category(), status: "draft", tags: [] }),
+    });
+    expect(res.status).toBe(201);
+    const article = (await res.json()) as { content: string };
+    expect(article.content).not.toContain("data:image");
+    expect(article.content.match(/\/media\/[0-9a-f]{32}\.png/g)).toHaveLength(20);
+    expect(mediaRows() - rows).toBe(20);
+  }, 60_000);
+});
+
+describe("4. every action checks its intent against its own list: forged ones are 400 and change nothing", () => {
+  const FORGED = ["toString", "constructor", "hasOwnProperty", "__proto__", "valueOf", "", undefined];
+
+  it("as editor and admin, on every screen action", async () => {
+    const article = query<{ id: string; title: string }>("select id, title from articles where status = 'published' order by published_at desc limit 1");
+    const cat = query<{ id: string; name: string; slug: string }>("select id, name, slug from categories order by name limit 1");
+    const user = query<{ id: string }>("select id from users where username = 'reporter'");
+    const media = query<{ id: string } | undefined>("select id from media limit 1");
+    const actions: { role: string; path: string; fields: Record<string, string> }[] = [
+      { role: "editor", path: "/admin/articles", fields: { id: article.id, confirmed: "1" } },
+      { role: "editor", path: "/admin/categories", fields: { id: cat.id, name: "Перейменовано", slug: "pereimenovano", description: "x", confirmed: "1" } },
+      {
+        role: "admin",
+        path: "/admin/users",
+        fields: { id: user.id, email: "forged@example.com", role: "admin", full_name: "Forged", username: "forged", password: "Very-long-pass-2026" },
+      },
+      { role: "editor", path: "/admin/homepage", fields: { blockId: "featured", articleId: article.id, index: "0", config: '{"blocks":[]}' } },
+      { role: "editor", path: "/admin/seo/analytics", fields: { url: "https://news.example/article/x" } },
+      { role: "editor", path: "/admin/media", fields: { ids: media?.id ?? "x" } },
+      { role: "editor", path: "/admin/articles/new", fields: { title: "Підробка", content: "Текст", category_id: cat.id } },
+      { role: "editor", path: `/admin/articles/edit/${article.id}`, fields: { title: "Підробка", content: "Текст", category_id: cat.id, status: "draft" } },
+    ];
+    const cookies: Record<string, string> = { editor: await formSignIn("editor"), admin: await formSignIn("admin") };
+    const before = digest();
+    for (const action of actions) {
+      for (const intent of FORGED) {
+        const body = new URLSearchParams(action.fields);
+        if (intent !== undefined) body.set("intent", intent);
+        const res = await fetch(`${server.url}${action.path}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { Origin: server.url, Cookie: cookies[action.role] },
+          body,
+        });
+        expect(res.status, `${action.path} intent=${String(intent)}`).toBe(400);
+        expect(await res.text(), `${action.path} intent=${String(intent)}`).toContain("Невідома дія");
+      }
+      // The same as a single-fetch data request (what the hydrated screen sends).
+      const data = await fetch(`${server.url}${action.path}.data`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: server.url, Cookie: cookies[action.role] },
+        body: new URLSearchParams({ ...action.fields, intent: "toString" }),
+      });
+      expect(data.status, `${action.path}.data`).toBeLessThan(500);
+    }
+    expect(digest()).toBe(before);
+  }, 60_000);
+});
+
+describe("8. maintenance mode closes the public API too", () => {
+  it("503 {detail} with Retry-After for readers on the public API; signed-in staff (bearer or cookie) pass", async () => {
+    const cookie = await formSignIn("admin");
+    const auth = await bearer("admin");
+    const slug = query<{ slug: string }>("select slug from articles where status = 'published' limit 1").slug;
+    const settings = (maintenance: boolean) =>
+      fetch(`${server.url}/admin/settings`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: server.url, Cookie: cookie },
+        body: new URLSearchParams({
+          site_title: "Наука UA",
+          site_description: "Опис",
+          posts_per_page: "10",
+          session_timeout: "60",
+          max_login_attempts: "5",
+          language: "uk-UA",
+          robots: "index, follow",
+          ...(maintenance ? { maintenance_mode: "on" } : {}),
+        }),
+      });
+    const publicApi = [
+      "/api/homepage/public",
+      "/api/articles/",
+      "/api/articles",
+      "/api/articles/?page=2",
+      `/api/articles/slug/${slug}`,
+      "/api/seo/sitemap.xml",
+    ];
+    expect((await settings(true)).status).toBe(200);
+    try {
+      for (const path of publicApi) {
+        const res = await fetch(`${server.url}${path}`);
+        expect(res.status, path).toBe(503);
+        expect(res.headers.get("retry-after"), path).toBe("600");
+        expect(res.headers.get("cache-control"), path).toBe("no-store");
+        expect(await res.json(), path).toEqual({ detail: "Сайт на технічному обслуговуванні. Спробуйте трохи згодом." });
+        expect((await fetch(`${server.url}${path}`, { headers: { Authorization: auth } })).status, path).toBe(200);
+        expect((await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } })).status, path).toBe(200);
+        expect((await fetch(`${server.url}${path}`, { headers: { Authorization: "Bearer forged" } })).status, path).toBe(503);
+      }
+      // The public pages as before; the staff API and sign-in stay open.
+      expect((await fetch(`${server.url}/sitemap.xml`)).status).toBe(503);
+      expect((await fetch(`${server.url}/api/auth/me`)).status).toBe(401);
+      expect((await fetch(`${server.url}/api/categories/`)).status).toBe(401);
+    } finally {
+      expect((await settings(false)).status).toBe(200);
+    }
+    for (const path of publicApi) expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
+  });
+});
+
+describe("9. a view is counted once per reader and article in VIEW_REPEAT_MINUTES", () => {
+  it("many GETs from one address count one view: page, .data, by id and track-view alike; another address counts", async () => {
+    const article = query<{ id: string; slug: string }>("select id, slug from articles where status = 'published' order by published_at desc limit 1 offset 2");
+    const views = () => query<{ views: number }>("select views from articles where id = ?", article.id).views;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const before = views();
+    const from = (ip: string) => [`User-Agent: ${BROWSER}`, `X-Forwarded-For: ${ip}`];
+    for (let i = 0; i < 15; i++) {
+      expect((await get(`/article/${article.slug}`, from("198.51.100.9"))).status).toBe(200);
+      expect((await get(`/article/${article.slug}.data`, from("198.51.100.9"))).status).toBe(200);
+      expect((await get(`/article/${article.id}`, from("198.51.100.9"))).status).toBeLessThan(400);
+      const track = await fetch(`${server.url}/api/analytics/track-view`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": "198.51.100.9", "User-Agent": BROWSER },
+        body: JSON.stringify({ article_id: article.id }),
+      });
+      expect(await track.json()).toMatchObject({ counted: false });
+    }
+    // Another reader: by id first, then the page; counted once.
+    await get(`/article/${article.id}`, from("198.51.100.10"));
+    await get(`/article/${article.slug}`, from("198.51.100.10"));
+    // A third reader through track-view first, then the page.
+    const first = await fetch(`${server.url}/api/analytics/track-view`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": "198.51.100.11", "User-Agent": BROWSER },
+      body: JSON.stringify({ article_id: article.id }),
+    });
+    expect(await first.json()).toMatchObject({ counted: true });
+    await get(`/article/${article.slug}`, from("198.51.100.11"));
+    await new Promise((r) => setTimeout(r, 1_600)); // one batch a second
+    expect(views() - before).toBe(3);
   });
 });
