@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import type { Runtime } from "../app/services/runtime.server";
 import { createRequestHandler } from "./remix-handler";
-import { nosniff, refuseMalformedPath, trailingSlashRedirect } from "./request-guards";
+import { guardFormData, nosniff, refuseMalformedPath, screensTakeForms, trailingSlashRedirect } from "./request-guards";
 
 /**
  * The Express app for one Remix build, middleware in the order requests meet it (STYLE.md
@@ -30,6 +30,7 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   // One URL per page (never a Location off the site), and 400 for a path no browser sends.
   app.use(trailingSlashRedirect);
   app.use(refuseMalformedPath(sendError));
+  app.use(screensTakeForms(sendError));
 
   app.use(compression());
 
@@ -196,13 +197,15 @@ function sendError(req: Request, res: Response, status: number, detail: string) 
 /**
  * Every loader and action of the build, with SQLITE_BUSY (another process held the write lock
  * past the busy timeout) turned into a thrown 503 Response: screens and forms show it in their
- * error boundary, /api answers `{detail}` (apiRoute maps it first). docs/decisions/007.
+ * error boundary, /api answers `{detail}` (apiRoute maps it first). docs/decisions/007. Their
+ * request's formData() answers a malformed form body with a 400 (guardFormData, issue 13).
  */
 function withBusyMapping(build: ServerBuild, runtime: Runtime): ServerBuild {
   type Fn = (args: { request: globalThis.Request }) => unknown;
   const wrap = (fn: Fn | undefined) =>
     fn &&
     (async (args: { request: globalThis.Request }) => {
+      guardFormData(args.request);
       try {
         return await fn(args);
       } catch (error) {

@@ -41,3 +41,46 @@ export function trailingSlashRedirect(req: Request, res: Response, next: NextFun
   }
   next();
 }
+
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * Screens (every path outside /api) take forms only. A body of another type (JSON, text) is a
+ * 415 before any action tries to read it as a form (which threw: a 500); a request with no body
+ * and no type (a bare `POST /admin/logout`) is an empty form.
+ */
+export function screensTakeForms(refuse: Refuse) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || req.path.startsWith("/api/")) return next();
+    const type = req.headers["content-type"];
+    const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+    if (type === undefined && !hasBody) {
+      req.headers["content-type"] = "application/x-www-form-urlencoded";
+      return next();
+    }
+    if (!FORM_TYPES.test(type ?? "")) return refuse(req, res, 415, "Непідтримуваний тип даних: надішліть форму");
+    next();
+  };
+}
+
+/**
+ * A body that claims to be a form and is not one (a multipart body without its closing boundary,
+ * say) made `request.formData()` throw inside an action: a 500. Every loader and action gets its
+ * request with formData() answering such a body with a thrown 400 instead (server/app.ts wraps
+ * them), in the envelope of its door.
+ */
+export function guardFormData(request: globalThis.Request): void {
+  const parse = request.formData.bind(request);
+  request.formData = async () => {
+    try {
+      return await parse();
+    } catch (error) {
+      // The body cap (413) and a client that went away are answered elsewhere.
+      if (request.signal.aborted || (error instanceof Error && error.name === "BodyTooLargeError")) throw error;
+      const detail = "Некоректна форма";
+      throw new URL(request.url).pathname.startsWith("/api/")
+        ? Response.json({ detail }, { status: 400 })
+        : new Response(detail, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
+  };
+}

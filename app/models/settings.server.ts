@@ -171,6 +171,9 @@ export const SettingsFormSchema = z
     allow_comments: checkbox(),
     moderation_required: checkbox(),
     ...SeoSettingsSchema.shape,
+    // The form always sends the site name: a post without it (a forged or empty one) is refused,
+    // never saved as every default (issue 13, found by tests/integration/fuzz.test.ts).
+    site_title: SeoSettingsSchema.shape.site_title.removeDefault(),
     ...IntegrationSettingsSchema.shape,
     analytics_enabled: checkbox(),
     ...SecuritySettingsSchema.shape,
