@@ -8,8 +8,8 @@ import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { invalidateArticleChange, publicFootprint } from "./article-cache.server";
-import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
+import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door

@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -15,6 +14,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 
 const TITLE = "Статті";

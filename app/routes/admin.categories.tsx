@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -13,6 +12,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { formFailureOf, type FormFailure, type FormValues } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { CategoryInputSchema, LIMITS } from "~/utils/newsroom-rules";
 
 const TITLE = "Категорії";

@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Cell, Pie, PieChart, Tooltip } from "recharts";
@@ -12,6 +11,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDate, formatDateTime } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, formValues, parseForm } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { PIE_COLOURS, SEARCH_SAMPLE } from "~/utils/seo-sample";
 
 const TITLE = "SEO аналітика";

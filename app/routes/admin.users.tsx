@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
@@ -11,6 +10,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDateTime as formatDate } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { ROLES } from "~/utils/roles";
 
 const TITLE = "Користувачі";

@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { data } from "@remix-run/node";
 import type { User } from "../../db/schema";
 import { createArticle, updateArticle } from "../models/article.server";
@@ -6,6 +5,7 @@ import { storeImage } from "../models/media.server";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
 import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
 import { redirectWithFlash } from "./flash.server";

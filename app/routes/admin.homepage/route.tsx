@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import {
   DndContext,
   DragOverlay,
@@ -28,6 +27,7 @@ import styles from "~/styles/homepage-editor.css";
 import { DomainError } from "~/utils/errors";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
 

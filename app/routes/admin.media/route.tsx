@@ -1,4 +1,3 @@
-import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -13,6 +12,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { formFailureOf, type FormFailure } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
+import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
 import { kb, thumb, UploadTab, type UploadResult } from "./upload-tab";
 
