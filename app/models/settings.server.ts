@@ -196,6 +196,8 @@ export async function updateSeoSettings(changes: Record<string, unknown>): Promi
   const current = await getSettings("seo");
   const parsed = SeoSettingsSchema.safeParse({ ...current, ...changes });
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  // Nothing to change (only unknown fields, or the stored values again): nothing is written.
+  if (JSON.stringify(parsed.data) === JSON.stringify(current)) return { ok: true, seo: parsed.data };
   await writeTransaction((trx) => saveSettings("seo", parsed.data, trx));
   invalidatePublicCache();
   return { ok: true, seo: parsed.data };

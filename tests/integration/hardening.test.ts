@@ -224,6 +224,24 @@ describe("11. headers on every response", () => {
   });
 });
 
+describe("11. no CORS for other origins", () => {
+  it("the API and the pages send no Access-Control-* headers to another origin, preflight included", async () => {
+    for (const path of ["/api/articles/", "/api/auth/login", "/api/homepage/public", "/"]) {
+      for (const method of ["GET", "OPTIONS"]) {
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization" },
+        });
+        expect(res.status, `${method} ${path}`).toBeLessThan(500);
+        expect(
+          [...res.headers.keys()].filter((h) => h.startsWith("access-control-")),
+          `${method} ${path}`,
+        ).toEqual([]);
+      }
+    }
+  });
+});
+
 describe("13, 14. files and small ones", () => {
   it("news.db, its WAL and SHM, and the session secret are readable by the owner only", async () => {
     for (const file of ["news.db", "news.db-wal", "news.db-shm", "session-secret"]) {
