@@ -1,0 +1,287 @@
+// SECURITY.md 'Permissions' (docs/security.md): a table-driven walk of every route of the build's
+// route table as anonymous, reporter, editor and admin, compared with DESIGN §5 ("Who may do
+// what"). Screens are read with the session cookie, /api with a bearer token. A route that is
+// missing from the table fails the test, so a new route must say who may open it. Writes that a
+// role may not make are tried too: refused (401/403, or the sign-in redirect) and nothing changes.
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import SQLite from "better-sqlite3";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../server-process";
+
+type Role = "anonymous" | "reporter" | "editor" | "admin";
+const ROLES: Role[] = ["anonymous", "reporter", "editor", "admin"];
+
+// GET status per role. `login`: the sign-in redirect (302 to /admin/login); `home`: a signed-in
+// person is sent on (302) to the dashboard.
+type Expect = number | "login" | "home";
+const OPEN: Record<Role, Expect> = { anonymous: 200, reporter: 200, editor: 200, admin: 200 };
+const STAFF_SCREEN: Record<Role, Expect> = { anonymous: "login", reporter: 200, editor: 200, admin: 200 };
+const EDITOR_SCREEN: Record<Role, Expect> = { anonymous: "login", reporter: 403, editor: 200, admin: 200 };
+const ADMIN_SCREEN: Record<Role, Expect> = { anonymous: "login", reporter: 403, editor: 403, admin: 200 };
+const STAFF_API: Record<Role, Expect> = { anonymous: 401, reporter: 200, editor: 200, admin: 200 };
+const EDITOR_API: Record<Role, Expect> = { anonymous: 401, reporter: 403, editor: 200, admin: 200 };
+const ADMIN_API: Record<Role, Expect> = { anonymous: 401, reporter: 403, editor: 403, admin: 200 };
+const WRITE_ONLY_API: Record<Role, Expect> = { anonymous: 405, reporter: 405, editor: 405, admin: 405 };
+
+/** Every route of the route table (as build.assets.routes spells it) → who may GET it (DESIGN §5). */
+const TABLE: Record<string, Record<Role, Expect>> = {
+  "/": OPEN,
+  "/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
+  "/article/:slug": OPEN,
+  "/category/:slug": OPEN,
+  "/search": OPEN,
+  "/robots.txt": OPEN,
+  "/rss.xml": OPEN,
+  "/sitemap.xml": OPEN,
+  "/admin": STAFF_SCREEN,
+  "/admin/login": { anonymous: 200, reporter: "home", editor: "home", admin: "home" },
+  "/admin/logout": { anonymous: "login", reporter: "login", editor: "login", admin: "login" },
+  "/admin/dashboard": STAFF_SCREEN,
+  "/admin/analytics": STAFF_SCREEN,
+  "/admin/articles": STAFF_SCREEN,
+  "/admin/articles/new": STAFF_SCREEN,
+  // Someone else's published article: a reporter edits only their own drafts.
+  "/admin/articles/edit/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
+  "/admin/categories": STAFF_SCREEN, // reporters read them
+  "/admin/media": STAFF_SCREEN, // reporters upload and delete their own
+  "/admin/homepage": EDITOR_SCREEN,
+  "/admin/seo": EDITOR_SCREEN,
+  "/admin/seo/analytics": EDITOR_SCREEN,
+  "/admin/settings": ADMIN_SCREEN,
+  "/admin/users": ADMIN_SCREEN,
+  "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
+  "/api/auth/login": WRITE_ONLY_API,
+  "/api/auth/logout": WRITE_ONLY_API,
+  "/api/auth/me": STAFF_API,
+  "/api/articles": OPEN,
+  "/api/articles/admin": STAFF_API,
+  "/api/articles/:id": STAFF_API,
+  "/api/articles/:id/publish": WRITE_ONLY_API,
+  "/api/articles/:id/unpublish": WRITE_ONLY_API,
+  "/api/articles/slug/:slug": OPEN,
+  "/api/categories": STAFF_API,
+  "/api/categories/admin": STAFF_API,
+  "/api/categories/:id": STAFF_API,
+  "/api/media": STAFF_API,
+  "/api/media/:id": STAFF_API,
+  "/api/analytics/dashboard": STAFF_API,
+  "/api/analytics/articles/:id": STAFF_API,
+  "/api/analytics/track-view": WRITE_ONLY_API,
+  "/api/homepage/public": OPEN,
+  "/api/homepage/config": EDITOR_API,
+  "/api/seo/settings": EDITOR_API, // reading them; changing them is for admins (below)
+  "/api/seo/sitemap.xml": OPEN,
+  "/api/seo/submit-url": WRITE_ONLY_API,
+  "/api/seo/search-console/submit-sitemap": WRITE_ONLY_API,
+  "/api/users": ADMIN_API,
+  "/api/users/:id": ADMIN_API,
+};
+
+let server: RunningServer;
+let dataDir: string;
+let routes: string[] = [];
+const who: Record<Role, { cookie?: string; bearer?: string }> = { anonymous: {}, reporter: {}, editor: {}, admin: {} };
+const ids: Record<string, string> = {};
+
+function rows<T>(statement: string): T[] {
+  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+  try {
+    return sqlite.prepare(statement).all() as T[];
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The site's content (views, sessions and sign-in records move on their own). */
+function digest(): string {
+  const hash = createHash("sha256");
+  for (const [table, columns] of [
+    ["articles", "id, slug, title, content, status, category_id, featured_image, version"],
+    ["categories", "*"],
+    ["users", "id, username, email, role, is_active, password_hash, name, bio"],
+    ["media", "id, file_name"],
+    ["homepage_blocks", "*"],
+    ["settings", "key, value"],
+    ["slug_redirects", "*"],
+  ]) {
+    hash.update(JSON.stringify(rows(`select ${columns} from ${table} order by 1`)));
+  }
+  return hash.digest("hex");
+}
+
+const fill = (route: string) =>
+  route
+    .replace(/\/\*$/, "/no-such-page")
+    .replace("/api/articles/:id", `/api/articles/${ids.article}`)
+    .replace("/api/analytics/articles/:id", `/api/analytics/articles/${ids.article}`)
+    .replace("/admin/articles/edit/:id", `/admin/articles/edit/${ids.article}`)
+    .replace("/api/categories/:id", `/api/categories/${ids.category}`)
+    .replace("/api/media/:id", `/api/media/${ids.media}`)
+    .replace("/api/users/:id", `/api/users/${ids.user}`)
+    .replace("/article/:slug", `/article/${ids.slug}`)
+    .replace("/api/articles/slug/:slug", `/api/articles/slug/${ids.slug}`)
+    .replace("/category/:slug", `/category/${ids.categorySlug}`);
+
+function send(role: Role, method: string, path: string, body?: unknown) {
+  const api = path.startsWith("/api/");
+  const headers: Record<string, string> = { Origin: server.url };
+  if (api && who[role].bearer) headers.Authorization = `Bearer ${who[role].bearer}`;
+  if (!api && who[role].cookie) headers.Cookie = who[role].cookie!;
+  let payload: string | URLSearchParams | undefined;
+  if (body !== undefined && api) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  } else if (body !== undefined) {
+    payload = new URLSearchParams(body as Record<string, string>);
+  }
+  return fetch(`${server.url}${path}`, { method, headers, body: payload, redirect: "manual" });
+}
+
+beforeAll(async () => {
+  const build = (await import(pathToFileURL(resolve("build/remix/index.js")).href)) as {
+    assets: { routes: Record<string, { path?: string; parentId?: string }> };
+  };
+  const all = build.assets.routes;
+  const full = (id: string): string => {
+    const route = all[id];
+    const parent = route.parentId ? full(route.parentId) : "";
+    return route.path ? `${parent}/${route.path}`.replace(/\/+/g, "/") : parent;
+  };
+  routes = [...new Set(Object.keys(all).map((id) => full(id) || "/"))].sort();
+
+  dataDir = mkdtempSync(join(tmpdir(), "news-permissions-"));
+  server = await startServer({ dataDir });
+  for (const role of ["admin", "editor", "reporter"] as const) {
+    const api = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: role, password: `${role}123` }),
+    });
+    const form = await fetch(`${server.url}/admin/login`, {
+      method: "POST",
+      headers: { Origin: server.url },
+      body: new URLSearchParams({ username: role, password: `${role}123` }),
+      redirect: "manual",
+    });
+    who[role] = { bearer: (await api.json()).access_token, cookie: (form.headers.get("set-cookie") ?? "").split(";")[0] };
+  }
+  const article = rows<{ id: string; slug: string }>(
+    "select a.id, a.slug from articles a join users u on u.id = a.author_id where a.status = 'published' and u.username != 'reporter' limit 1",
+  )[0];
+  const category = rows<{ id: string; slug: string }>("select id, slug from categories order by name limit 1")[0];
+  Object.assign(ids, {
+    article: article.id,
+    slug: article.slug,
+    category: category.id,
+    categorySlug: category.slug,
+    user: rows<{ id: string }>("select id from users where username = 'editor'")[0].id,
+  });
+  // An image uploaded by the editor, so /api/media/:id has something to show.
+  const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+    .png()
+    .toBuffer();
+  const upload = new FormData();
+  upload.append("files", new Blob([png], { type: "image/png" }), "dot.png");
+  const stored = await fetch(`${server.url}/api/media/`, { method: "POST", headers: { Authorization: `Bearer ${who.editor.bearer}` }, body: upload });
+  expect(stored.status, await stored.clone().text()).toBe(201);
+  ids.media = rows<{ id: string }>("select id from media limit 1")[0].id;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("permissions (DESIGN §5): every route as every role", () => {
+  it("the table names every route of the route table, and nothing else", () => {
+    expect(
+      routes.filter((r) => !(r in TABLE)),
+      "routes missing from the table",
+    ).toEqual([]);
+    expect(
+      Object.keys(TABLE).filter((r) => !routes.includes(r)),
+      "table rows for routes that do not exist",
+    ).toEqual([]);
+  });
+
+  it("GET of every route answers each role as the table says", async () => {
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => r in TABLE)) {
+      const path = fill(route);
+      for (const role of ROLES) {
+        if (route === "/admin/logout") continue; // GET of logout is checked below (it must not sign out)
+        const res = await send(role, "GET", path);
+        const expected = TABLE[route][role];
+        const location = res.headers.get("location") ?? "";
+        const actual =
+          res.status === 302 && location.startsWith("/admin/login")
+            ? "login"
+            : res.status === 302 && location.startsWith("/admin/dashboard")
+              ? "home"
+              : res.status;
+        if (actual !== expected) wrong.push(`${role} GET ${path}: ${actual} (${location}), expected ${expected}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("a GET never signs anyone out", async () => {
+    for (const role of ["reporter", "editor", "admin"] as const) {
+      await send(role, "GET", "/admin/logout");
+      expect((await send(role, "GET", "/admin/dashboard")).status, role).toBe(200);
+    }
+  });
+
+  it("writes a role may not make are refused and change nothing", async () => {
+    const before = digest();
+    const category = { name: "Заборонена", description: "x" };
+    const user = { username: "intruder", email: "intruder@example.com", password: "Dovgyi-parol-2026", role: "admin" };
+    // [path, method, body, roles refused]
+    const writes: [string, string, unknown, Role[]][] = [
+      ["/api/categories/", "POST", category, ["anonymous", "reporter"]],
+      [`/api/categories/${ids.category}`, "PUT", category, ["anonymous", "reporter"]],
+      [`/api/categories/${ids.category}`, "DELETE", undefined, ["anonymous", "reporter"]],
+      ["/api/homepage/config", "PUT", { blocks: [] }, ["anonymous", "reporter"]],
+      ["/api/seo/settings", "PUT", { site_title: "Чужа назва" }, ["anonymous", "reporter", "editor"]],
+      ["/api/seo/submit-url", "POST", { url: "https://news.example/article/x" }, ["anonymous", "reporter"]],
+      ["/api/seo/search-console/submit-sitemap", "POST", {}, ["anonymous", "reporter"]],
+      ["/api/users/", "POST", user, ["anonymous", "reporter", "editor"]],
+      [`/api/users/${ids.user}`, "PUT", { role: "admin" }, ["anonymous", "reporter", "editor"]],
+      [`/api/users/${ids.user}`, "DELETE", undefined, ["anonymous", "reporter", "editor"]],
+      [`/api/articles/${ids.article}`, "PUT", { title: "Чуже", content: "x", category_id: ids.category, status: "draft" }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}`, "DELETE", undefined, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/unpublish`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/media/${ids.media}`, "DELETE", undefined, ["anonymous", "reporter"]],
+      ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
+      ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],
+      ["/admin/homepage", "POST", { intent: "save", config: '{"blocks":[]}' }, ["anonymous", "reporter"]],
+      ["/admin/settings", "POST", { site_title: "Чужа назва" }, ["anonymous", "reporter", "editor"]],
+      ["/admin/users", "POST", { intent: "create", ...user }, ["anonymous", "reporter", "editor"]],
+      ["/admin/seo/analytics", "POST", { intent: "sitemap" }, ["anonymous", "reporter"]],
+      ["/admin/articles", "POST", { intent: "unpublish", id: ids.article, confirmed: "1" }, ["anonymous", "reporter"]],
+      [
+        `/admin/articles/edit/${ids.article}`,
+        "POST",
+        { intent: "save", title: "Чуже", content: "x", category_id: ids.category, status: "draft" },
+        ["anonymous", "reporter"],
+      ],
+      ["/admin/media", "POST", { intent: "delete", ids: ids.media }, ["anonymous", "reporter"]],
+    ];
+    const wrong: string[] = [];
+    for (const [path, method, body, refused] of writes) {
+      for (const role of refused) {
+        const res = await send(role, method, path, body);
+        const location = res.headers.get("location") ?? "";
+        const ok = role === "anonymous" ? res.status === 401 || (res.status === 302 && location.startsWith("/admin/login")) : res.status === 403;
+        if (!ok) wrong.push(`${role} ${method} ${path}: ${res.status} ${location}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(digest()).toBe(before);
+  });
+});
