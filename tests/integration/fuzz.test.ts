@@ -201,8 +201,31 @@ const body = () =>
     ),
   );
 
+/** Odd request headers besides the role's own credentials (which still come first). */
+const ODD_HEADERS = [
+  "Cookie: __session=forged; __session=%E0%A4%A",
+  "Cookie: __proto__=1; constructor=2",
+  "Authorization: Bearer ",
+  "Authorization: Basic YWRtaW46YWRtaW4xMjM=",
+  "Authorization: Bearer %00%0d%0a",
+  "X-Forwarded-For: not-an-address, 999.1.1.1",
+  "X-Forwarded-Host: evil.example",
+  "X-Forwarded-Proto: gopher",
+  "Accept: application/json",
+  "Accept: */*;q=abc",
+  "Accept-Encoding: gzip;q=2, br, zstd",
+  'If-None-Match: W/"x", *',
+  "If-Modified-Since: yesterday",
+  "Range: bytes=9999999-1",
+  "Purpose: prefetch",
+  "Sec-Purpose: prefetch;prerender",
+  "Referer: https://evil.example/x",
+  "Content-Language: ../../etc",
+];
+
 const request = () =>
   fc.record({
+    headers: fc.subarray(ODD_HEADERS, { maxLength: 3 }),
     role: fc.constantFrom(...Object.keys(roles)),
     method: fc.constantFrom("GET", "GET", "HEAD", "POST", "POST", "PUT", "DELETE", "PATCH"),
     path: path(),
@@ -277,6 +300,8 @@ describe("every route, as every role, with malformed input (property test)", () 
         const api = r.path.startsWith("/api/");
         if (api && who.bearer) lines.push(`Authorization: Bearer ${who.bearer}`);
         if (!api && who.cookie) lines.push(`Cookie: ${who.cookie}`);
+        // Odd headers after the role's own (a second Cookie or Authorization line is merged or ignored).
+        lines.push(...r.headers);
         const hasBody = !["GET", "HEAD"].includes(r.method);
         if (hasBody) lines.push(`Content-Type: ${r.body.type}`);
         const res = await rawRequest(server.port, lines, hasBody ? r.body.text : "");

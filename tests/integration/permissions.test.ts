@@ -186,7 +186,7 @@ beforeAll(async () => {
     .png()
     .toBuffer();
   const upload = new FormData();
-  upload.append("files", new Blob([png], { type: "image/png" }), "dot.png");
+  upload.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "dot.png");
   const stored = await fetch(`${server.url}/api/media/`, { method: "POST", headers: { Authorization: `Bearer ${who.editor.bearer}` }, body: upload });
   expect(stored.status, await stored.clone().text()).toBe(201);
   ids.media = rows<{ id: string }>("select id from media limit 1")[0].id;
