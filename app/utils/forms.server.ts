@@ -23,12 +23,16 @@ export const checkbox = () => z.preprocess((value) => value === "on", z.boolean(
 // A password is never sent back to the page, filled in or not.
 const NOT_ECHOED = /password/i;
 
+// SECURITY.md: `__proto__` never reaches an object; own properties only (`toString` is a field name
+// like any other, not something every object already has).
+const isPlainKey = (name: string) => name !== "__proto__";
+
 /** The text fields of a form (first value per name; files and passwords left out), to send back on a failure. */
 export function formValues(input: FormData | Record<string, unknown>): FormValues {
   const values: FormValues = {};
   const entries = input instanceof FormData ? input.entries() : Object.entries(input);
   for (const [name, value] of entries) {
-    if (typeof value === "string" && !(name in values) && !NOT_ECHOED.test(name)) values[name] = value;
+    if (typeof value === "string" && isPlainKey(name) && !Object.hasOwn(values, name) && !NOT_ECHOED.test(name)) values[name] = value;
   }
   return values;
 }
@@ -42,7 +46,7 @@ type ParseResult<S extends ZodTypeAny> = { ok: true; data: z.infer<S> } | FormFa
 export function parseForm<S extends ZodTypeAny>(schema: S, input: FormData | Record<string, unknown>): ParseResult<S> {
   const raw: Record<string, unknown> = {};
   if (input instanceof FormData) {
-    for (const [name, value] of input.entries()) if (!(name in raw)) raw[name] = value;
+    for (const [name, value] of input.entries()) if (isPlainKey(name) && !Object.hasOwn(raw, name)) raw[name] = value;
   } else Object.assign(raw, input);
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data };

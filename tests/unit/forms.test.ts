@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LoginSchema } from "../../app/services/auth.server";
-import { checkbox, fieldErrors, formFailure, parseForm } from "../../app/utils/forms.server";
+import { checkbox, fieldErrors, formFailure, formValues, parseForm } from "../../app/utils/forms.server";
+import { formIntent } from "../../app/utils/intent";
 
 const form = (entries: [string, string][]) => {
   const data = new FormData();
@@ -57,5 +58,41 @@ describe("the form layer", () => {
     const response = formFailure({ values: { name: "" }, errors: { name: "Обов'язкове поле" } }, 422, { intent: "create" });
     expect(response.init?.status).toBe(422);
     expect(response.data).toEqual({ intent: "create", ok: false, values: { name: "" }, errors: { name: "Обов'язкове поле" }, formError: undefined });
+  });
+});
+
+describe("prototype keys in forms (issue 13)", () => {
+  it("a field named toString or constructor is a field like any other; __proto__ never reaches an object", () => {
+    const input = form([
+      ["toString", "a"],
+      ["constructor", "b"],
+      ["__proto__", "c"],
+      ["hasOwnProperty", "d"],
+      ["title", "e"],
+    ]);
+    const values = formValues(input);
+    expect(values).toEqual({ toString: "a", constructor: "b", hasOwnProperty: "d", title: "e" });
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+    const parsed = parseForm(z.object({ constructor: z.string(), title: z.string() }), input);
+    expect(parsed).toEqual({ ok: true, data: { constructor: "b", title: "e" } });
+  });
+
+  it("formIntent accepts only the action's own intents", () => {
+    const intents = ["publish", "unpublish", "delete"] as const;
+    for (const forged of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "", "PUBLISH", "publish "]) {
+      expect(formIntent(form([["intent", forged]]), intents), forged).toBeUndefined();
+    }
+    expect(formIntent(form([]), intents)).toBeUndefined();
+    expect(formIntent(form([["intent", "delete"]]), intents)).toBe("delete");
+    // The first value counts, as form.get does.
+    expect(
+      formIntent(
+        form([
+          ["intent", "publish"],
+          ["intent", "toString"],
+        ]),
+        intents,
+      ),
+    ).toBe("publish");
   });
 });
