@@ -43,6 +43,9 @@ export interface ArticleInsert {
 export async function insertArticle(trx: DB, input: ArticleInsert): Promise<string> {
   const id = input.id ?? randomUUID();
   const createdAt = input.createdAt ?? new Date().toISOString();
+  const publishedAt = input.status === "published" ? (input.publishedAt ?? createdAt) : (input.publishedAt ?? null);
+  // Never modified before it was published: a back-dated publication counts as the last change.
+  const updatedAt = publishedAt && publishedAt > createdAt ? publishedAt : createdAt;
   await trx
     .insertInto("articles")
     .values({
@@ -56,9 +59,9 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
       author_id: input.authorId,
       updated_by: input.authorId,
       status: input.status,
-      published_at: input.status === "published" ? (input.publishedAt ?? createdAt) : (input.publishedAt ?? null),
+      published_at: publishedAt,
       created_at: createdAt,
-      updated_at: createdAt,
+      updated_at: updatedAt,
       views: input.views ?? 0,
       seo_title: input.seoTitle ?? null,
       seo_description: input.seoDescription ?? null,

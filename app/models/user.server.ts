@@ -255,3 +255,40 @@ export async function deleteUser({ actor, id }: { actor: User; id: string }): Pr
     await trx.deleteFrom("users").where("id", "=", id).execute();
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// My profile (issue 17): every signed-in person changes their own name, email and password.
+
+export const ProfileSchema = z.object({
+    full_name: NameSchema,
+    email: EmailSchema,
+    current_password: z.string().max(200).optional().default(""),
+    new_password: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(NewPasswordSchema.optional()),
+  });
+export type ProfileChanges = z.infer<typeof ProfileSchema>;
+
+/**
+ * Changes the signed-in user's own profile. A new email or password needs the current password;
+ * a new password ends every other session of theirs (the one in use, `sessionToken`, stays).
+ */
+export async function updateOwnProfile({ user, sessionToken, changes }: { user: User; sessionToken?: string; changes: ProfileChanges }): Promise<User> {
+  const emailChanged = changes.email !== user.email;
+  if (changes.new_password || emailChanged) {
+    if (!changes.current_password) {
+      throw new DomainError(422, "Введіть поточний пароль, щоб змінити email або пароль", "current_password");
+    }
+    if (!(await bcrypt.compare(changes.current_password, user.password_hash))) {
+      throw new DomainError(422, "Поточний пароль невірний", "current_password");
+    }
+  }
+  return updateUser({
+    actor: user,
+    actorToken: sessionToken,
+    id: user.id,
+    changes: { full_name: changes.full_name, email: changes.email, ...(changes.new_password && { password: changes.new_password }) },
+  });
+}

@@ -28,7 +28,8 @@ function useImageErrorNotes(html: string) {
     const fail = (img: HTMLImageElement) => {
       if (img.dataset.failed) return;
       img.dataset.failed = "1";
-      const note = document.createElement("p");
+      // A span, not a <p>: the image usually sits inside a paragraph, and <p> cannot nest.
+      const note = document.createElement("span");
       note.className = "image-error";
       note.setAttribute("role", "note");
       note.textContent = `Failed to load image: ${img.alt || "Image in article"}`;
@@ -47,6 +48,13 @@ function useImageErrorNotes(html: string) {
   return body;
 }
 
+/** The later of two ISO times (UTC strings compare in time order): dateModified never precedes datePublished. */
+function latest(a: string | null | undefined, b: string | null | undefined) {
+  if (!a) return b ?? undefined;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
 function articleJsonLd(site: PublicSite, a: PublicArticle) {
   const url = `${site.baseUrl}/article/${a.slug}`;
   const image = a.image ? (a.image.startsWith("http") ? a.image : `${site.baseUrl}${a.image}`) : site.ogImage;
@@ -57,7 +65,7 @@ function articleJsonLd(site: PublicSite, a: PublicArticle) {
     description: a.seo_description || a.subtitle || undefined,
     image: [image],
     datePublished: a.published_at ?? undefined,
-    dateModified: a.updated_at ?? a.published_at ?? undefined,
+    dateModified: latest(a.updated_at, a.published_at),
     author: { "@type": "Person", name: a.author },
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
@@ -137,7 +145,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
     image: a.og_image || a.image,
     type: "article",
     publishedTime: a.published_at,
-    modifiedTime: a.updated_at,
+    modifiedTime: latest(a.updated_at, a.published_at),
     section: a.category_name,
     tags: a.tags,
     keywords: a.meta_keywords,
@@ -149,8 +157,12 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <section className="page-error">
-      <h1>{notFound ? "Article not found" : "Error"}</h1>
-      <p>{notFound ? "Статтю не знайдено: можливо, її перенесли або видалили." : "Error loading article"}</p>
+      <h1>{notFound ? "Статтю не знайдено" : "Помилка"}</h1>
+      <p>{notFound ? "Можливо, її перенесли або видалили." : "Не вдалося завантажити статтю. Спробуйте оновити сторінку."}</p>
+      {/* SPEC's error texts stay on the page, in small print and marked as English. */}
+      <p className="page-error-code" lang="en">
+        {notFound ? "Article not found" : "Error loading article"}
+      </p>
       <p>
         <Link to="/" className="button button-primary">
           На головну

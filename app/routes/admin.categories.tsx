@@ -4,6 +4,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
+import { RouteDialog } from "~/components/ui/route-dialog";
 import { createCategory, deleteCategory, getCategoryById, listCategories, updateCategory } from "~/models/category.server";
 import { requireRole, requireUser } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -177,14 +178,12 @@ function CategoryDialog({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
-    <div className="dialog-backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="category-dialog-title">
-        <div className="toolbar">
-          <h3 id="category-dialog-title">{title}</h3>
-          <Link to="/admin/categories" className="dialog-close" aria-label="Close">
-            ×
-          </Link>
-        </div>
+    <RouteDialog
+      title={title}
+      titleId="category-dialog-title"
+      closeTo="/admin/categories"
+      returnFocus={id ? `a[href$="?edit=${id}"]` : 'a[href$="?new=1"]'}
+    >
         <Form method="post" className="form" noValidate>
           {id ? <input type="hidden" name="id" value={id} /> : null}
           <Field label="Назва" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus error={errors.name} />
@@ -212,8 +211,7 @@ function CategoryDialog({
             </button>
           </div>
         </Form>
-      </div>
-    </div>
+    </RouteDialog>
   );
 }
 

@@ -12,18 +12,19 @@ import { formatDate, formatDateTime } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
+import { SCREEN_ROLES } from "~/utils/roles";
 import { PIE_COLOURS, SEARCH_SAMPLE } from "~/utils/seo-sample";
 
 const TITLE = "SEO аналітика";
 export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["admin", "editor"]);
+  await requireRole(request, SCREEN_ROLES["/admin/seo/analytics"]);
   return { overview: await getSeoOverview() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["admin", "editor"]);
+  const user = await requireRole(request, SCREEN_ROLES["/admin/seo/analytics"]);
   const form = await request.formData();
   const intent = formIntent(form, ["sitemap", "url"]);
   const values = formValues(form);

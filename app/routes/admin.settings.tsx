@@ -8,6 +8,7 @@ import { getSiteSettings, saveSiteSettings, SettingsFormSchema } from "~/models/
 import { requireRole } from "~/services/auth.server";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
+import { SCREEN_ROLES } from "~/utils/roles";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "~/utils/settings-options";
 
 const TITLE = "Налаштування";
@@ -47,15 +48,15 @@ const FIELD_TAB: Record<string, TabId> = {
 };
 
 const SAVED_MESSAGE = "Налаштування збережено. Соціальні мережі покажуть зміни за 5–10 хвилин.";
-const FAILED_MESSAGE = "Ошибка при сохранении настроек. Попробуйте еще раз.";
+const FAILED_MESSAGE = "Помилка під час збереження налаштувань. Спробуйте ще раз.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  await requireRole(request, SCREEN_ROLES["/admin/settings"]);
   return { settings: await getSiteSettings() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  await requireRole(request, SCREEN_ROLES["/admin/settings"]);
   const parsed = parseForm(SettingsFormSchema, await request.formData());
   if (!parsed.ok) return formFailure(parsed, 422);
   await saveSiteSettings(parsed.data);

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
 import { requireUser } from "~/services/auth.server";
+import { mayOpen } from "~/utils/roles";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -31,23 +32,25 @@ export default function AdminLayout() {
         </a>
         <nav aria-label="Адмін-меню">
           <ul>
-            {ADMIN_NAV.map((item) => (
+            {ADMIN_NAV.filter((item) => mayOpen(user.role, item.to)).map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} prefetch="intent">
                   {item.label}
                 </NavLink>
               </li>
             ))}
-            <li>
-              <details className="nav-group" open={inSeo}>
-                <summary>{SEO_NAV.group}</summary>
-                <ul>
-                  <li>
-                    <NavLink to={SEO_NAV.to}>{SEO_NAV.label}</NavLink>
-                  </li>
-                </ul>
-              </details>
-            </li>
+            {mayOpen(user.role, SEO_NAV.to) ? (
+              <li>
+                <details className="nav-group" open={inSeo}>
+                  <summary>{SEO_NAV.group}</summary>
+                  <ul>
+                    <li>
+                      <NavLink to={SEO_NAV.to}>{SEO_NAV.label}</NavLink>
+                    </li>
+                  </ul>
+                </details>
+              </li>
+            ) : null}
           </ul>
         </nav>
       </aside>
@@ -67,6 +70,9 @@ export default function AdminLayout() {
                 <p className="avatar-email" title={user.email}>
                   {user.email}
                 </p>
+                <Link to="/admin/profile" className="avatar-menu-link">
+                  Мій профіль
+                </Link>
                 <Form method="post" action="/admin/logout">
                   <button type="submit" className="button button-secondary">
                     Вийти

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { CheckboxField, Field } from "~/components/ui/field";
+import { RouteDialog } from "~/components/ui/route-dialog";
 import { addUser, deleteUser, getUserById, listUsers, toUserView, updateUser, UserCreateSchema, UserUpdateSchema } from "~/models/user.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -11,7 +12,7 @@ import { formatDateTime as formatDate } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
-import { ROLES } from "~/utils/roles";
+import { ROLES, SCREEN_ROLES } from "~/utils/roles";
 
 const TITLE = "Користувачі";
 export const handle: AdminHandle = { title: TITLE };
@@ -22,7 +23,7 @@ const text = (form: FormData, name: string) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await requireRole(request, ["admin"]);
+  const actor = await requireRole(request, SCREEN_ROLES["/admin/users"]);
   const url = new URL(request.url);
   const editId = url.searchParams.get("edit");
   const editing = editId ? await getUserById({ id: editId }) : undefined;
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const done = (request: Request, message: string) => redirectWithFlash(request, "/admin/users", message);
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireRole(request, ["admin"]);
+  const actor = await requireRole(request, SCREEN_ROLES["/admin/users"]);
   const form = await request.formData();
   const intent = formIntent(form, ["create", "update", "delete"]);
   const id = text(form, "id") ?? "";
@@ -174,7 +175,7 @@ export default function UsersScreen() {
       </div>
 
       {creating ? (
-        <UserDialog title="Add User" onCloseTo="/admin/users">
+        <RouteDialog title="Add User" titleId="user-dialog-title" closeTo="/admin/users" returnFocus='a[href$="?new=1"]'>
           <Form method="post" className="form" noValidate>
             <Field label="Username" name="username" error={errors.username} required autoFocus autoComplete="off" defaultValue={values?.username} />
             <Field label="Email" name="email" type="email" error={errors.email} required defaultValue={values?.email} />
@@ -188,11 +189,11 @@ export default function UsersScreen() {
             ) : null}
             <DialogActions intent="create" label="Create user" busy={busy} />
           </Form>
-        </UserDialog>
+        </RouteDialog>
       ) : null}
 
       {editing ? (
-        <UserDialog title={`Edit ${editing.username}`} onCloseTo="/admin/users">
+        <RouteDialog title={`Edit ${editing.username}`} titleId="user-dialog-title" closeTo="/admin/users" returnFocus={`a[href$="?edit=${editing.id}"]`}>
           <Form method="post" className="form" noValidate key={editing.id}>
             <input type="hidden" name="id" value={editing.id} />
             <Field label="Email" name="email" type="email" error={errors.email} required defaultValue={values?.email ?? editing.email} autoFocus />
@@ -215,26 +216,9 @@ export default function UsersScreen() {
             ) : null}
             <DialogActions intent="update" label="Save changes" busy={busy} />
           </Form>
-        </UserDialog>
+        </RouteDialog>
       ) : null}
     </section>
-  );
-}
-
-/** A modal panel driven by the URL (?new=1, ?edit=id), so it works the same without JavaScript. */
-function UserDialog({ title, onCloseTo, children }: { title: string; onCloseTo: string; children: React.ReactNode }) {
-  return (
-    <div className="dialog-backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="user-dialog-title">
-        <div className="toolbar">
-          <h3 id="user-dialog-title">{title}</h3>
-          <Link to={onCloseTo} className="dialog-close" aria-label="Close">
-            ×
-          </Link>
-        </div>
-        {children}
-      </div>
-    </div>
   );
 }
 

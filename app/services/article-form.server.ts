@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import type { User } from "../../db/schema";
-import { createArticle, updateArticle } from "../models/article.server";
+import { createArticle, getArticleById, updateArticle } from "../models/article.server";
 import { storeImage } from "../models/media.server";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
@@ -56,7 +56,12 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
 }
 
 export async function handleEditorAction({ request, actor, id }: { request: Request; actor: User; id?: string }) {
-  const noResult = { preview: null as string | null, created: null as { id: string; message: string } | null };
+  const noResult = {
+    preview: null as string | null,
+    created: null as { id: string; message: string } | null,
+    /** "Save as draft" on a live article asks first (issue 17): the editor shows the question. */
+    confirmUnpublish: false,
+  };
   let form: FormData;
   try {
     form = await request.formData();
@@ -72,7 +77,14 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
   // Without JavaScript the preview is a round trip rendered by the public pipeline.
   if (intent === "preview") return done({ preview: await renderArticleHtml(values.content) });
   if (intent === "edit") return done();
-  if (intent === "draft") values.status = "draft";
+  if (intent === "draft") {
+    // Taking a live article down is never a side effect of a save: it is confirmed first (with
+    // JavaScript by a dialog, without it by a second press of the button on the question shown).
+    if (id && form.get("confirm_unpublish") !== "1" && (await getArticleById({ id }))?.status === "published") {
+      return done({ confirmUnpublish: true });
+    }
+    values.status = "draft";
+  }
   if (intent === "publish") values.status = "published";
 
   try {

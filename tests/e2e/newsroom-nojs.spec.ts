@@ -69,6 +69,16 @@ test("editor: messages, server preview, featured image upload, publish, public p
   await page.getByRole("button", { name: "Зберегти", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText("Статтю успішно оновлено");
   await expect(page.getByRole("img", { name: "Головне зображення статті" })).toHaveCount(0);
+
+  // A live article: the button says it updates; "Save as draft" asks first, a second press confirms.
+  await expect(page.getByRole("button", { name: "Оновити публікацію" })).toBeVisible();
+  await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
+  await expect(page.getByRole("alert")).toContainText("зніме її з сайту");
+  expect((await page.request.get(`/article/${slug}-nove`)).status()).toBe(200);
+  await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
+  await expect(page.getByRole("status")).toHaveText("Статтю успішно оновлено");
+  await expect(page.getByRole("button", { name: "Опублікувати" })).toBeVisible();
+  expect((await page.request.get(`/article/${slug}-nove`)).status()).toBe(404);
 });
 
 test("list: the confirmation step for unpublish and delete, with the public effect", async ({ page }) => {

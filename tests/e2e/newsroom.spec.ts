@@ -50,6 +50,11 @@ test.describe("article editor (JavaScript on)", () => {
 
     const title = uniqueName("Стаття редактора");
     await fillArticle(page, title);
+    // Issue 17: a message goes once its field is filled in, and the banner with them.
+    await expect(page.locator("#title-error")).toHaveCount(0);
+    await expect(page.locator("#content-error")).toHaveCount(0);
+    await expect(page.locator("#category_id-error")).toHaveCount(0);
+    await expect(page.getByText("Error saving article: перевірте позначені поля")).toHaveCount(0);
     await field(page, "SEO-заголовок").fill("x".repeat(70));
     await expect(field(page, "SEO-заголовок")).toHaveValue("x".repeat(60));
     await expect(page.getByText("60/60")).toBeVisible();
@@ -74,6 +79,18 @@ test.describe("article editor (JavaScript on)", () => {
     const published = await page.request.get(`/article/${slug}`);
     expect(published.status()).toBe(200);
     expect(await published.text()).toContain(title);
+
+    // On a live article the publish button updates it, and "Save as draft" asks before taking it down.
+    await expect(page.getByRole("button", { name: "Оновити публікацію" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Опублікувати" })).toHaveCount(0);
+    let question = "";
+    page.once("dialog", (dialog) => {
+      question = dialog.message();
+      void dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
+    await expect.poll(() => question).toContain("зніме її з сайту");
+    expect(await publicStatus(page, slug)).toBe(200);
 
     await field(page, "Заголовок").fill(`${title} (оновлено)`);
     await page.getByRole("button", { name: "Зберегти", exact: true }).click();

@@ -159,7 +159,8 @@ for (const javaScriptEnabled of [true, false]) {
     test("404s: unknown article, unknown category and any other path (home-style)", async ({ page }) => {
       let response = await page.goto("/article/no-such-article-here");
       expect(response?.status()).toBe(404);
-      await expect(page.getByRole("heading", { level: 1, name: "Article not found" })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Статтю не знайдено" })).toBeVisible();
+      await expect(page.getByText("Article not found")).toHaveAttribute("lang", "en");
       await expect(page.getByRole("navigation", { name: "Головне меню" })).toBeVisible();
 
       response = await page.goto("/category/no-such-category");

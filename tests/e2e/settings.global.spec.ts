@@ -50,7 +50,7 @@ test.describe("settings (JavaScript on)", () => {
     await expect(page.getByRole("tab", { name: "SEO" })).toHaveAttribute("aria-selected", "true");
     await expect(page.locator("#site_title-error")).toHaveText("Site name is required");
     await expect(page.locator("#site_description-error")).toHaveText("Description is required");
-    await expect(page.getByRole("alert")).toHaveText("Ошибка при сохранении настроек. Попробуйте еще раз.");
+    await expect(page.getByRole("alert")).toHaveText("Помилка під час збереження налаштувань. Спробуйте ще раз.");
 
     await name.fill(original);
     await page.getByLabel("Description *").fill(originalDescription);

@@ -54,6 +54,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/seo/analytics": EDITOR_SCREEN,
   "/admin/settings": ADMIN_SCREEN,
   "/admin/users": ADMIN_SCREEN,
+  "/admin/profile": STAFF_SCREEN, // everyone edits their own
   "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
   "/api/auth/login": WRITE_ONLY_API,
   "/api/auth/logout": WRITE_ONLY_API,

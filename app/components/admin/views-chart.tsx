@@ -22,7 +22,8 @@ function Chart({ data, width, height }: { data: DailyViews[]; width?: number; he
       <CartesianGrid strokeDasharray="3 3" stroke="#e3e5ea" />
       <XAxis dataKey="date" tickFormatter={dayMonth} tick={{ fontSize: 12 }} minTickGap={12} />
       <YAxis tick={{ fontSize: 12 }} width={48} allowDecimals={false} />
-      <Tooltip labelFormatter={(date) => `Date: ${date}`} formatter={(value) => [`${value} views`, "Views"]} />
+      {/* The value already says what it counts: no "Views : " prefix before "5764 views". */}
+      <Tooltip labelFormatter={(date) => `Date: ${date}`} formatter={(value) => [`${value} views`, ""]} separator="" />
       <Line type="monotone" dataKey="views" name="Views" stroke="#dc2626" strokeWidth={2} dot={{ r: 4 }} activeDot={{ r: 6 }} isAnimationActive={false} />
     </LineChart>
   );

@@ -18,7 +18,7 @@ export interface EditorProps {
   /** The values as stored (or empty for a new article). */
   saved: EditorValues;
   /** What the editor's action answered, if it did (app/services/article-form.server.ts). */
-  result?: { ok: boolean; values: FormValues; preview: string | null; created: { id: string; message: string } | null };
+  result?: { ok: boolean; values: FormValues; preview: string | null; created: { id: string; message: string } | null; confirmUnpublish?: boolean };
   categories: { id: string; name: string }[];
   canPublish: boolean;
   flash: string | null;
@@ -33,12 +33,14 @@ const STATUS_OPTIONS = [
   { value: "archived", label: "Архів" },
 ];
 
+const UNPUBLISH_QUESTION = "Стаття опублікована: збереження як чернетки зніме її з сайту, і читачі її більше не побачать.";
+
 export function ArticleEditor(props: EditorProps) {
   const { mode, saved, result, categories, canPublish, flash, publicUrl, draftKey } = props;
   // After a post the form shows what was posted, with the action's messages.
   const initial: EditorValues = result ? { ...saved, ...result.values } : saved;
   const failure = formFailureOf(result);
-  const errors: FieldErrors = failure?.errors ?? {};
+  const postedErrors: FieldErrors = failure?.errors ?? {};
   const formError = failure?.formError;
   const serverPreview = result?.preview ?? null;
   const created = result?.created ?? null;
@@ -56,6 +58,13 @@ export function ArticleEditor(props: EditorProps) {
 
   const dirty = (Object.keys(initial) as (keyof EditorValues)[]).some((k) => initial[k] !== v[k]) || featuredPreview !== null;
   const incomplete = !v.title.trim() || !v.content.trim() || !v.category_id;
+  // A field's message from the last post stays only while the field still holds what was posted:
+  // once it is filled in or changed, its red message goes (issue 17).
+  const errors: FieldErrors = hydrated
+    ? Object.fromEntries(Object.entries(postedErrors).filter(([name]) => !(name in v) || v[name as keyof EditorValues] === initial[name as keyof EditorValues]))
+    : postedErrors;
+  const live = saved.status === "published";
+  const confirmUnpublish = Boolean(result?.confirmUnpublish);
 
   // SECURITY.md 'Sign-in and sessions': a session that expires mid-edit must not cost the text.
   // The browser keeps the unsaved values; after a successful save they are dropped.
@@ -221,6 +230,11 @@ export function ArticleEditor(props: EditorProps) {
           {fileError}
         </p>
       ) : null}
+      {confirmUnpublish ? (
+        <p className="flash flash-error" role="alert">
+          {UNPUBLISH_QUESTION} Натисніть «Зберегти як чернетку» ще раз, щоб підтвердити, або «Зберегти», щоб стаття лишилася опублікованою.
+        </p>
+      ) : null}
 
       <Form method="post" encType="multipart/form-data" className="editor" noValidate>
         <input type="hidden" name="version" value={v.version} />
@@ -378,12 +392,23 @@ export function ArticleEditor(props: EditorProps) {
               <Field label="Slug (адреса статті)" name="slug" error={errors.slug} value={v.slug} onChange={set("slug")} maxLength={LIMITS.slug} />
             ) : null}
             <div className="editor-actions">
-              <button type="submit" name="intent" value="draft" className="button button-secondary" disabled={saving}>
+              {/* With JavaScript the question is a dialog; without it, the server asks (confirmUnpublish). */}
+              <input type="hidden" name="confirm_unpublish" value={hydrated || confirmUnpublish ? "1" : ""} />
+              <button
+                type="submit"
+                name="intent"
+                value="draft"
+                className="button button-secondary"
+                disabled={saving}
+                onClick={(event) => {
+                  if (live && !window.confirm(`${UNPUBLISH_QUESTION} Зберегти як чернетку?`)) event.preventDefault();
+                }}
+              >
                 {saving && navigation.formData?.get("intent") === "draft" ? "Збереження…" : "Зберегти як чернетку"}
               </button>
               {canPublish ? (
                 <button type="submit" name="intent" value="publish" className="button button-primary" disabled={saving || (hydrated && incomplete)}>
-                  {saving && navigation.formData?.get("intent") === "publish" ? "Публікація…" : "Опублікувати"}
+                  {saving && navigation.formData?.get("intent") === "publish" ? "Публікація…" : live ? "Оновити публікацію" : "Опублікувати"}
                 </button>
               ) : null}
               <button type="submit" name="intent" value="save" className="button button-secondary" disabled={saving}>

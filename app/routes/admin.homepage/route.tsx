@@ -28,6 +28,7 @@ import { DomainError } from "~/utils/errors";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
+import { SCREEN_ROLES } from "~/utils/roles";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
 
@@ -38,10 +39,9 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
 
 const SAVED = "Конфігурацію головної сторінки збережено!";
 const SAVE_FAILED = "Помилка збереження конфігурації головної сторінки";
-const EDITORS = ["admin", "editor"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, EDITORS);
+  await requireRole(request, SCREEN_ROLES["/admin/homepage"]);
   const layout = await getPublishedLayout();
   const [articles, { flash, headers }] = await Promise.all([listEditorArticles(layout), takeFlash(request)]);
   return data({ blocks: HOMEPAGE_BLOCKS.map((b) => ({ ...b })), layout: layout as Layout, articles, flash }, { headers });
@@ -62,7 +62,7 @@ const int = (value: FormDataEntryValue | null) => {
 const str = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, EDITORS);
+  await requireRole(request, SCREEN_ROLES["/admin/homepage"]);
   const form = await request.formData();
   const intent = formIntent(form, ["save", "add", "remove", "up", "down"]);
   if (!intent) return failed(UNKNOWN_INTENT, 400);
