@@ -260,15 +260,15 @@ export async function deleteUser({ actor, id }: { actor: User; id: string }): Pr
 // My profile (issue 17): every signed-in person changes their own name, email and password.
 
 export const ProfileSchema = z.object({
-    full_name: NameSchema,
-    email: EmailSchema,
-    current_password: z.string().max(200).optional().default(""),
-    new_password: z
-      .string()
-      .optional()
-      .transform((v) => v || undefined)
-      .pipe(NewPasswordSchema.optional()),
-  });
+  full_name: NameSchema,
+  email: EmailSchema,
+  current_password: z.string().max(200).optional().default(""),
+  new_password: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(NewPasswordSchema.optional()),
+});
 export type ProfileChanges = z.infer<typeof ProfileSchema>;
 
 /**

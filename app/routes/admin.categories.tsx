@@ -178,39 +178,34 @@ function CategoryDialog({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
-    <RouteDialog
-      title={title}
-      titleId="category-dialog-title"
-      closeTo="/admin/categories"
-      returnFocus={id ? `a[href$="?edit=${id}"]` : 'a[href$="?new=1"]'}
-    >
-        <Form method="post" className="form" noValidate>
-          {id ? <input type="hidden" name="id" value={id} /> : null}
-          <Field label="Назва" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus error={errors.name} />
-          <Field
-            label="Опис"
-            name="description"
-            as="textarea"
-            rows={3}
-            defaultValue={values?.description}
-            maxLength={LIMITS.categoryDescription}
-            error={errors.description}
-          />
-          {intent === "update" ? <Field label="Slug" name="slug" defaultValue={values?.slug} error={errors.slug} /> : null}
-          {failure?.formError ? (
-            <p className="form-error" role="alert">
-              {failure.formError}
-            </p>
-          ) : null}
-          <div className="dialog-actions">
-            <Link to="/admin/categories" className="button button-secondary">
-              Скасувати
-            </Link>
-            <button type="submit" name="intent" value={intent} className="button button-primary" disabled={busy}>
-              {busy ? "Збереження…" : intent === "create" ? "Створити" : "Зберегти"}
-            </button>
-          </div>
-        </Form>
+    <RouteDialog title={title} titleId="category-dialog-title" closeTo="/admin/categories" returnFocus={id ? `a[href$="?edit=${id}"]` : 'a[href$="?new=1"]'}>
+      <Form method="post" className="form" noValidate>
+        {id ? <input type="hidden" name="id" value={id} /> : null}
+        <Field label="Назва" name="name" defaultValue={values?.name} maxLength={LIMITS.categoryName} autoFocus error={errors.name} />
+        <Field
+          label="Опис"
+          name="description"
+          as="textarea"
+          rows={3}
+          defaultValue={values?.description}
+          maxLength={LIMITS.categoryDescription}
+          error={errors.description}
+        />
+        {intent === "update" ? <Field label="Slug" name="slug" defaultValue={values?.slug} error={errors.slug} /> : null}
+        {failure?.formError ? (
+          <p className="form-error" role="alert">
+            {failure.formError}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <Link to="/admin/categories" className="button button-secondary">
+            Скасувати
+          </Link>
+          <button type="submit" name="intent" value={intent} className="button button-primary" disabled={busy}>
+            {busy ? "Збереження…" : intent === "create" ? "Створити" : "Зберегти"}
+          </button>
+        </div>
+      </Form>
     </RouteDialog>
   );
 }

@@ -54,7 +54,14 @@ export default function ProfileScreen() {
       </p>
       <TimedMessage message={flash} tone="ok" ms={5000} />
       <Form method="post" className="form profile-form" noValidate>
-        <Field label="Ім'я" name="full_name" defaultValue={values?.full_name ?? profile.full_name} maxLength={100} error={errors.full_name} autoComplete="name" />
+        <Field
+          label="Ім'я"
+          name="full_name"
+          defaultValue={values?.full_name ?? profile.full_name}
+          maxLength={100}
+          error={errors.full_name}
+          autoComplete="name"
+        />
         <Field label="Email" name="email" type="email" defaultValue={values?.email ?? profile.email} error={errors.email} autoComplete="email" required />
         <fieldset className="profile-password">
           <legend>Пароль</legend>

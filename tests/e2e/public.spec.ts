@@ -136,6 +136,9 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) {
         await page.locator(".article-body").scrollIntoViewIfNeeded();
         await expect(page.getByText("Failed to load image: Зламане фото")).toBeVisible();
+        // The note replaces an image inside a paragraph: a <span>, never a <p> in a <p> (issue 17).
+        await expect(page.locator(".image-error")).toHaveJSProperty("tagName", "SPAN");
+        await expect(page.locator(".article-body p p")).toHaveCount(0);
       } else {
         await expect(page.locator(".article-body img")).toHaveAttribute("alt", "Зламане фото");
       }
