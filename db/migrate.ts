@@ -1,11 +1,13 @@
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import * as initial from "../migrations/2026_11_22_000001_initial";
+import * as imageText from "../migrations/2026_11_24_000017_image_text";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
 // server; add each new file to this list (names sort in the order they run).
 const migrations: Record<string, Migration> = {
   "2026_11_22_000001_initial": initial,
+  "2026_11_24_000017_image_text": imageText,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

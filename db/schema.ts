@@ -66,6 +66,8 @@ export interface ArticlesTable {
   og_image: string | null;
   canonical_url: string | null;
   featured_image: string | null;
+  featured_image_alt: string | null;
+  featured_image_caption: string | null;
 }
 
 export interface TagsTable {
@@ -110,6 +112,7 @@ export interface MediaTable {
   stored_path: string;
   mime: string;
   size: number;
+  alt: string | null;
   width: number | null;
   height: number | null;
   uploaded_by: string | null;

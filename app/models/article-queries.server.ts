@@ -24,6 +24,8 @@ export function articleRows(executor: DB = db) {
       "articles.subtitle",
       "articles.status",
       "articles.featured_image",
+      "articles.featured_image_alt",
+      "articles.featured_image_caption",
       "articles.published_at",
       "articles.created_at",
       "articles.updated_at",
@@ -91,6 +93,8 @@ export interface ArticleView {
   category_id: string | null;
   tags: string[];
   featured_image: string | null;
+  featured_image_alt: string | null;
+  featured_image_caption: string | null;
   status: ArticleStatus;
   published_at: string | null;
   created_at: string;
@@ -130,6 +134,8 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
     category_id: row.category_id,
     tags: parseTagNames(row.tags),
     featured_image: row.featured_image,
+    featured_image_alt: row.featured_image_alt,
+    featured_image_caption: row.featured_image_caption,
     status: row.status,
     published_at: row.published_at,
     created_at: row.created_at,

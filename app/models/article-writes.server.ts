@@ -33,6 +33,8 @@ export interface ArticleInsert {
   seoTitle?: string | null;
   seoDescription?: string | null;
   featuredImage?: string | null;
+  featuredImageAlt?: string | null;
+  featuredImageCaption?: string | null;
   tags: string[];
 }
 
@@ -66,6 +68,8 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
       seo_title: input.seoTitle ?? null,
       seo_description: input.seoDescription ?? null,
       featured_image: input.featuredImage ?? null,
+      featured_image_alt: input.featuredImage ? (input.featuredImageAlt ?? null) : null,
+      featured_image_caption: input.featuredImage ? (input.featuredImageCaption ?? null) : null,
       meta_keywords: null,
       og_image: null,
       canonical_url: null,
@@ -187,6 +191,8 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       seoTitle: input.seo_title,
       seoDescription: input.seo_description,
       featuredImage: prepared.featuredImage,
+      featuredImageAlt: input.featured_image_alt,
+      featuredImageCaption: input.featured_image_caption,
       tags: input.tags,
     });
     return { id, after: await publicFootprint(trx, id) };
@@ -254,6 +260,8 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
         seo_title: input.seo_title,
         seo_description: input.seo_description,
         featured_image: prepared.featuredImage,
+        featured_image_alt: prepared.featuredImage ? input.featured_image_alt : null,
+        featured_image_caption: prepared.featuredImage ? input.featured_image_caption : null,
         updated_at: now,
         updated_by: actor.id,
         version: sql`version + 1`,

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
-import { formatPublicDate } from "../utils/public-format";
+import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { buildMatchQuery, searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
@@ -127,6 +127,8 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
       "articles.meta_keywords",
       "articles.og_image",
       "articles.canonical_url",
+      "articles.featured_image_alt",
+      "articles.featured_image_caption",
     ])
     .select(tagNames)
     .where(bySlugOrId(slugOrId))
@@ -158,10 +160,48 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
       author_username: article.author_username,
       author: article.author_name || article.author_username || "Science Admin",
       image: article.featured_image || null,
+      category_id: article.category_id,
+      published_time: article.published_at ? formatPublicDateTime(article.published_at) : null,
+      reading_minutes: readingMinutes(article.content_html ?? ""),
+      image_alt: article.featured_image_alt,
+      image_caption: article.featured_image_caption,
       time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
       tags: parseTagNames(article.tags),
     },
   };
+}
+
+/**
+ * Up to four published articles related to one (issue 17): those sharing the most tags first, then
+ * others of its category, newest first. One query; the article itself is never among them.
+ */
+export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: string; categoryId: string | null; limit?: number }): Promise<Card[]> {
+  const rows = await cardQuery()
+    .select((eb) =>
+      eb
+        .selectFrom("article_tags as mine")
+        .innerJoin("article_tags as theirs", "theirs.tag_id", "mine.tag_id")
+        .whereRef("theirs.article_id", "=", "articles.id")
+        .where("mine.article_id", "=", id)
+        .select((inner) => inner.fn.countAll<number>().as("n"))
+        .as("shared_tags"),
+    )
+    .where("articles.id", "!=", id)
+    .where((eb) =>
+      eb.or([
+        eb("articles.category_id", "=", categoryId ?? ""),
+        eb(
+          "articles.id",
+          "in",
+          eb.selectFrom("article_tags as t1").innerJoin("article_tags as t2", "t2.tag_id", "t1.tag_id").where("t1.article_id", "=", id).select("t2.article_id"),
+        ),
+      ]),
+    )
+    .orderBy("shared_tags", "desc")
+    .orderBy("articles.published_at", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toCard);
 }
 
 export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPublicArticle>>, { article: unknown }>>["article"];

@@ -1,8 +1,9 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { CategoryBadge } from "~/components/public/cards";
-import { getPublicArticle, type PublicArticle } from "~/models/public-article.server";
+import { CategoryBadge, TileCard } from "~/components/public/cards";
+import { ArticleShare } from "~/components/public/article-share";
+import { getPublicArticle, listRelatedArticles, type PublicArticle } from "~/models/public-article.server";
 import type { PublicSite } from "~/services/public-site.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
@@ -16,7 +17,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const found = await getPublicArticle({ slugOrId: slug });
   if (!found) throw new Response("Article not found", { status: 404 });
   if (!found.article) throw redirect(`/article/${encodeURIComponent(found.redirectTo)}`, 301);
-  return { article: found.article };
+  const related = await listRelatedArticles({ id: found.article.id, categoryId: found.article.category_id });
+  return { article: found.article, related };
 }
 
 /** SPEC §5: a failed article image is replaced by the note 'Failed to load image: {alt}'. */
@@ -81,7 +83,7 @@ function articleJsonLd(site: PublicSite, a: PublicArticle) {
 }
 
 export default function ArticlePage() {
-  const { article } = useLoaderData<typeof loader>();
+  const { article, related } = useLoaderData<typeof loader>();
   const layout = useRouteLoaderData<typeof layoutLoader>("routes/_public");
   const body = useImageErrorNotes(article.content_html);
   const card = { category: article.category_name, category_slug: article.category_slug } as Parameters<typeof CategoryBadge>[0]["card"];
@@ -90,7 +92,8 @@ export default function ArticlePage() {
       <header className="article-header">
         <p className="article-badges">
           <CategoryBadge card={card} />
-          <time dateTime={article.published_at ?? undefined}>{article.time}</time>
+          <time dateTime={article.published_at ?? undefined}>{article.published_time ?? article.time}</time>
+          <span className="reading-time">{article.reading_minutes} хв читання</span>
         </p>
         <h1 className="article-title">{article.title}</h1>
         {article.subtitle ? <p className="article-subtitle">{article.subtitle}</p> : null}
@@ -104,7 +107,7 @@ export default function ArticlePage() {
         <figure className="article-image">
           <img
             {...responsiveImage(article.image, "(max-width: 900px) 100vw, 860px")}
-            alt={article.title}
+            alt={article.image_alt || article.title}
             width={1200}
             height={675}
             // The hero is the page's largest paint (Lighthouse LCP): fetched first, never lazily.
@@ -112,6 +115,7 @@ export default function ArticlePage() {
             {...{ fetchpriority: "high" }}
             decoding="async"
           />
+          {article.image_caption ? <figcaption>{article.image_caption}</figcaption> : null}
         </figure>
       ) : null}
       {article.content_html ? (
@@ -128,6 +132,17 @@ export default function ArticlePage() {
             </li>
           ))}
         </ul>
+      ) : null}
+      {layout ? <ArticleShare url={`${layout.site.baseUrl}/article/${article.slug}`} title={article.title} /> : null}
+      {related.length ? (
+        <section className="article-related" aria-labelledby="related-title">
+          <h2 id="related-title">Читайте також</h2>
+          <div className="related-grid">
+            {related.map((card) => (
+              <TileCard key={card.id} card={card} />
+            ))}
+          </div>
+        </section>
       ) : null}
       {layout ? <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(articleJsonLd(layout.site, article)) }} /> : null}
     </article>

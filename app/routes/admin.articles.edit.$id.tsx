@@ -23,6 +23,8 @@ const toValues = (a: ArticleView): EditorValues => ({
   category_id: a.category_id ?? "",
   tags: a.tags.join(", "),
   featured_image: a.featured_image ?? "",
+  featured_image_alt: a.featured_image_alt ?? "",
+  featured_image_caption: a.featured_image_caption ?? "",
   slug: a.slug,
   seo_title: a.seo_title ?? "",
   seo_description: a.seo_description ?? "",

@@ -21,6 +21,8 @@ const EMPTY: EditorValues = {
   category_id: "",
   tags: "",
   featured_image: "",
+  featured_image_alt: "",
+  featured_image_caption: "",
   slug: "",
   seo_title: "",
   seo_description: "",

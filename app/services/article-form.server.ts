@@ -22,6 +22,8 @@ const EDITOR_FIELDS = [
   "category_id",
   "tags",
   "featured_image",
+  "featured_image_alt",
+  "featured_image_caption",
   "slug",
   "seo_title",
   "seo_description",

@@ -8,6 +8,10 @@ export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export const LIMITS = {
+  imageAlt: 200,
+  imageCaption: 300,
+  /** A featured image narrower than this looks soft on a wide screen and in social cards. */
+  featuredMinWidth: 1200,
   title: 255,
   subtitle: 500,
   content: 500_000,
@@ -26,6 +30,8 @@ export const MAX_EMBEDDED_IMAGES = 20;
 
 // SPEC §5 texts, shown in Ukrainian on the editor (SPEC §2: the editor's text is Ukrainian).
 export const MESSAGES = {
+  imageAlt: "Опис зображення: не більше 200 символів",
+  imageCaption: "Підпис зображення: не більше 300 символів",
   titleContentRequired: "Заголовок і вміст — обов'язкові поля",
   categoryRequired: "Оберіть категорію для статті",
   categoryInvalid: "Невірний ідентифікатор категорії. Будь ласка, перезавантажте сторінку.",
@@ -123,6 +129,8 @@ export const ArticleInputSchema = z.object({
     .refine((v) => v === "" || IMAGE_RE.test(v), MESSAGES.image)
     .nullish()
     .transform((v) => v || null),
+  featured_image_alt: optionalText(LIMITS.imageAlt, MESSAGES.imageAlt),
+  featured_image_caption: optionalText(LIMITS.imageCaption, MESSAGES.imageCaption),
   status: z.enum(ARTICLE_STATUSES, { errorMap: () => ({ message: MESSAGES.status }) }).default("draft"),
   seo_title: optionalText(LIMITS.seoTitle, MESSAGES.seoTitle),
   seo_description: optionalText(LIMITS.seoDescription, MESSAGES.seoDescription),

@@ -24,6 +24,17 @@ export function formatPublicDate(iso: string): string {
   return text;
 }
 
+/** An article's published date and time in the newsroom's zone ('22.11.2026 о 14:05'). */
+export function formatPublicDateTime(iso: string): string {
+  return lightFormat(new TZDate(iso, ZONE), "dd.MM.yyyy 'о' HH:mm");
+}
+
+/** Minutes a reader needs for a text at about 200 words a minute: at least one. */
+export function readingMinutes(html: string): number {
+  const words = html.replace(/<[^>]*>/g, " ").match(/[^\s]+/g)?.length ?? 0;
+  return Math.max(1, Math.round(words / 200));
+}
+
 /** The header clock (SPEC §9: uk-UA, 2-digit hour and minute; 2-digit day, month and year). */
 export function formatClock(date: Date): { time: string; date: string } {
   const local = new TZDate(date, ZONE);

@@ -26,7 +26,7 @@ test.describe("media library (JavaScript on)", () => {
     await page.goto("/admin/media");
     await expect(page.getByRole("heading", { name: "Media Library" })).toBeVisible();
     await page.getByRole("link", { name: "Upload" }).click();
-    await expect(page.getByText("Supports: JPG, PNG, GIF up to 5MB")).toBeVisible();
+    await expect(page.getByText("Supports: JPG, PNG, GIF, WebP up to 5MB")).toBeVisible();
 
     const one = `${uniqueName("one")}.png`;
     await page.getByLabel("Choose images").setInputFiles(file(one, "image/png", await png()));
@@ -110,6 +110,17 @@ test.describe("media library (JavaScript on)", () => {
     await expect(page.getByText("Try adjusting your search terms")).toBeVisible();
     await page.getByLabel("Type").selectOption("image");
     await expect(card(page, name)).toBeVisible();
+    await page.getByRole("button", { name: "List" }).click();
+    await expect(page.getByRole("list", { name: "Media" })).toHaveClass(/media-list/);
+    // One view in the query, the filters kept (issue 17).
+    expect(new URL(page.url()).searchParams.getAll("view")).toEqual(["list"]);
+    expect(new URL(page.url()).searchParams.get("type")).toBe("image");
+    await page.getByRole("button", { name: "Grid" }).click();
+    await expect(page.getByRole("list", { name: "Media" })).toHaveClass(/media-grid/);
+    expect(new URL(page.url()).searchParams.getAll("view")).toEqual(["grid"]);
+    // A few small images are counted in KB, not "0.0 MB".
+    await expect(page.locator(".stat-card").filter({ hasText: "Total Size" }).locator(".stat-value")).toHaveText(/^(\d+ KB|\d+\.\d MB)$/);
+    await expect(page.locator(".stat-card").filter({ hasText: "Total Size" })).not.toContainText("0.0 MB");
     await page.getByRole("button", { name: "List" }).click();
     await expect(page.getByRole("list", { name: "Media" })).toHaveClass(/media-list/);
 

@@ -53,6 +53,7 @@ export function ArticleEditor(props: EditorProps) {
   const [previewHtml, setPreviewHtml] = useState<string | null>(serverPreview);
   const [fileError, setFileError] = useState<string | null>(null);
   const [featuredPreview, setFeaturedPreview] = useState<string | null>(null);
+  const [featuredWidth, setFeaturedWidth] = useState<number | null>(null);
   const content = useRef<HTMLTextAreaElement>(null);
   const set = (name: keyof EditorValues) => (event: { target: { value: string } }) => setV((old) => ({ ...old, [name]: event.target.value }));
 
@@ -421,7 +422,21 @@ export function ArticleEditor(props: EditorProps) {
           <div className="editor-panel">
             <h3>Головне зображення</h3>
             {featuredPreview || v.featured_image ? (
-              <img src={featuredPreview ?? v.featured_image} alt="Головне зображення статті" className="featured-preview" />
+              <img
+                src={featuredPreview ?? v.featured_image}
+                alt="Головне зображення статті"
+                className="featured-preview"
+                // An image already loaded before hydration fires no load event: read it on mount too.
+                ref={(img) => {
+                  if (img?.complete && img.naturalWidth) setFeaturedWidth(img.naturalWidth);
+                }}
+                onLoad={(event) => setFeaturedWidth(event.currentTarget.naturalWidth)}
+              />
+            ) : null}
+            {(featuredPreview || v.featured_image) && featuredWidth && featuredWidth < LIMITS.featuredMinWidth ? (
+              <p className="field-warning" role="status">
+                Зображення має ширину {featuredWidth} px, менше за {LIMITS.featuredMinWidth} px: на широкому екрані й у соцмережах воно буде розмитим.
+              </p>
             ) : null}
             <input type="hidden" name="featured_image" value={v.featured_image} />
             <Field
@@ -450,7 +465,25 @@ export function ArticleEditor(props: EditorProps) {
                 }
               }}
             />
-            <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ.</p>
+            <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ; найкраще від {LIMITS.featuredMinWidth} px завширшки.</p>
+            <Field
+              label="Опис зображення (alt)"
+              name="featured_image_alt"
+              error={errors.featured_image_alt}
+              value={v.featured_image_alt}
+              onChange={set("featured_image_alt")}
+              maxLength={LIMITS.imageAlt}
+              hint="Що на зображенні: для читачів, які його не бачать."
+            />
+            <Field
+              label="Підпис (автор фото)"
+              name="featured_image_caption"
+              error={errors.featured_image_caption}
+              value={v.featured_image_caption}
+              onChange={set("featured_image_caption")}
+              maxLength={LIMITS.imageCaption}
+              placeholder="Фото: NASA/JPL"
+            />
             {v.featured_image ? <CheckboxField label="Видалити зображення" name="remove_featured_image" /> : null}
           </div>
 

@@ -129,7 +129,7 @@ export default function MediaScreen() {
 
       <div className="stat-grid media-stats">
         <Counter label="Total Images" value={String(stats.total)} />
-        <Counter label="Total Size" value={`${(stats.bytes / (1024 * 1024)).toFixed(1)} MB`} />
+        <Counter label="Total Size" value={totalSize(stats.bytes)} />
         <Counter label="This Week" value={String(stats.lastWeek)} />
         <Counter label="Selected" value={String(selected.length)} />
       </div>
@@ -195,15 +195,19 @@ export default function MediaScreen() {
               </button>
             </noscript>
             <div className="view-buttons" role="group" aria-label="View">
-              <button type="submit" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>
+              {/* The view buttons belong to their own small form (below), so a query never says view twice. */}
+              <button type="submit" form="media-view" name="view" value="grid" className="button button-secondary button-small" aria-pressed={view === "grid"}>
                 Grid
               </button>
-              <button type="submit" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>
+              <button type="submit" form="media-view" name="view" value="list" className="button button-secondary button-small" aria-pressed={view === "list"}>
                 List
               </button>
             </div>
-            {/* After the view buttons: a clicked button's value comes first in the query. */}
             <input type="hidden" name="view" value={view} />
+          </Form>
+          <Form method="get" id="media-view" hidden>
+            {q ? <input type="hidden" name="q" value={q} /> : null}
+            {type !== "all" ? <input type="hidden" name="type" value={type} /> : null}
           </Form>
 
           <Form
@@ -304,6 +308,12 @@ export default function MediaScreen() {
       )}
     </section>
   );
+}
+
+/** Total size: megabytes to one decimal, or kilobytes below 1 MB (three small images are not "0.0 MB"). */
+function totalSize(bytes: number) {
+  if (bytes < 1024 * 1024) return `${bytes === 0 ? 0 : Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function Counter({ label, value }: { label: string; value: string }) {

@@ -110,7 +110,7 @@ export function UploadTab({ actionData, onCopy }: { actionData?: UploadResult & 
               void upload(files);
             }}
           />
-          <p className="muted small">Supports: JPG, PNG, GIF up to 5MB</p>
+          <p className="muted small">Supports: JPG, PNG, GIF, WebP up to 5MB</p>
           {hydrated ? null : (
             <button type="submit" className="button button-primary">
               Upload
