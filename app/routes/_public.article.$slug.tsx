@@ -1,8 +1,8 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { CategoryBadge, TileCard } from "~/components/public/cards";
 import { ArticleShare } from "~/components/public/article-share";
+import { CategoryBadge, TileCard } from "~/components/public/cards";
 import { getPublicArticle, listRelatedArticles, type PublicArticle } from "~/models/public-article.server";
 import type { PublicSite } from "~/services/public-site.server";
 import { responsiveImage } from "~/utils/media-url";

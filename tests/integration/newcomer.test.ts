@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../server-process";
-import { formSignIn, type Staff } from "../staff-client";
+import { apiSend, apiSignIn, firstCategoryId, formSignIn, type Staff } from "../staff-client";
 
 // Issue 17, what a newcomer hits. A Ukrainian newsroom's product never shows Russian. Every page a reader or a staff
 // member can open (demo content, signed in as admin), the error pages and a failed settings save
@@ -139,4 +139,34 @@ describe("structured data of the demo articles", () => {
       if (published && modified) expect(Date.parse(modified), path).toBeGreaterThanOrEqual(Date.parse(published));
     }
   }, 60_000);
+});
+
+describe("featured image text through the API (issue 17, item 13)", () => {
+  it("alt text and caption are stored, returned, shown, bounded, and dropped with the image", async () => {
+    const editor = await apiSignIn(server.url, "editor", "editor123");
+    const category_id = await firstCategoryId(editor);
+    const body = {
+      title: "Стаття з підписом",
+      content: "Текст статті.",
+      category_id,
+      status: "published",
+      featured_image: "/images/fallback.jpg",
+      featured_image_alt: "Опис <для> читачів",
+      featured_image_caption: "Фото: NASA/JPL",
+    };
+    const created = await apiSend(editor, "POST", "/api/articles/", body);
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ featured_image_alt: "Опис <для> читачів", featured_image_caption: "Фото: NASA/JPL" });
+    const html = (await page(`/article/${created.json.slug}`)).html;
+    expect(html).toContain('alt="Опис &lt;для&gt; читачів"');
+    expect(html).toContain("<figcaption>Фото: NASA/JPL</figcaption>");
+
+    const tooLong = await apiSend(editor, "PUT", `/api/articles/${created.json.id}`, { ...body, featured_image_alt: "а".repeat(201) });
+    expect(tooLong.status).toBe(422);
+    expect(JSON.stringify(tooLong.json)).toContain("Опис зображення: не більше 200 символів");
+
+    const noImage = await apiSend(editor, "PUT", `/api/articles/${created.json.id}`, { ...body, featured_image: null });
+    expect(noImage.status).toBe(200);
+    expect(noImage.json).toMatchObject({ featured_image: null, featured_image_alt: null, featured_image_caption: null });
+  });
 });
