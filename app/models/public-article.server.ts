@@ -173,7 +173,7 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
 
 /**
  * Up to four published articles related to one (issue 17): those sharing the most tags first, then
- * others of its category, newest first. One query; the article itself is never among them.
+ * others of its category, newest first, then the newest of the rest; never the article itself.
  */
 export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: string; categoryId: string | null; limit?: number }): Promise<Card[]> {
   const rows = await cardQuery()
@@ -201,7 +201,14 @@ export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: s
     .orderBy("articles.published_at", "desc")
     .limit(limit)
     .execute();
-  return rows.map(toCard);
+  if (rows.length >= limit) return rows.map(toCard);
+  // A small category: the newest other articles fill the row, so it never looks empty.
+  const newest = await cardQuery()
+    .where("articles.id", "not in", [id, ...rows.map((r) => r.id)])
+    .orderBy("articles.published_at", "desc")
+    .limit(limit - rows.length)
+    .execute();
+  return [...rows, ...newest].map(toCard);
 }
 
 export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPublicArticle>>, { article: unknown }>>["article"];
