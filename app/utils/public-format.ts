@@ -32,7 +32,7 @@ export function formatPublicDateTime(iso: string): string {
 /** Minutes a reader needs for a text at about 200 words a minute: at least one. */
 export function readingMinutes(html: string): number {
   const words = html.replace(/<[^>]*>/g, " ").match(/[^\s]+/g)?.length ?? 0;
-  return Math.max(1, Math.round(words / 200));
+  return Math.max(1, Math.ceil(words / 200));
 }
 
 /** The header clock (SPEC §9: uk-UA, 2-digit hour and minute; 2-digit day, month and year). */
