@@ -24,8 +24,28 @@ export function openDatabase(file: string): Handle {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  sqlite.function("uk_sort_key", { deterministic: true }, (text: unknown) => (typeof text === "string" ? ukSortKey(text) : text));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return { path: file, sqlite, db };
+}
+
+const UK_ALPHABET = "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя";
+const LATIN = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A key that sorts titles as a Ukrainian reader expects when compared byte by byte (SQLite's
+ * own NOCASE folds only ASCII and puts ґ, є, і, ї after я): case and punctuation ignored, the
+ * Ukrainian alphabet in its order, then Latin letters (Cyrillic first, as CLDR's uk collation).
+ * Registered as the SQL function uk_sort_key(text).
+ */
+export function ukSortKey(text: string): string {
+  let key = "";
+  for (const c of text.toLocaleLowerCase("uk").replace(/[^\p{L}\p{N}\s]/gu, "")) {
+    const uk = UK_ALPHABET.indexOf(c);
+    const latin = LATIN.indexOf(c);
+    key += uk >= 0 ? String.fromCharCode(0x3000 + uk) : latin >= 0 ? String.fromCharCode(0x3100 + latin) : c;
+  }
+  return key;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

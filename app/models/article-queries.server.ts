@@ -149,7 +149,14 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
   };
 }
 
+export const ADMIN_SORTS = ["created", "views", "title"] as const;
+export type AdminSort = (typeof ADMIN_SORTS)[number];
+const SORT_COLUMNS = { created: "articles.created_at", views: "articles.views", title: "articles.title" } as const;
+
 export interface AdminListFilters {
+  /** Column and direction (issue 17); newest first by default. */
+  sort?: AdminSort;
+  dir?: "asc" | "desc";
   status?: ArticleStatus;
   search?: string;
   categoryId?: string;
@@ -158,7 +165,7 @@ export interface AdminListFilters {
 }
 
 /** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
-export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20 }: AdminListFilters) {
+export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20, sort = "created", dir = "desc" }: AdminListFilters) {
   // The same words as the public search box (one tokeniser: app/utils/search-query.ts).
   const match = buildMatchQuery(search) || undefined;
   // With a search, the page walks the created_at index newest first and keeps the rows whose
@@ -182,7 +189,15 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       : sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match ${match}`
     : sql<{ n: number }>`select count(*) as n from articles where ${filters}`;
   const [rows, total] = await Promise.all([
-    rowsQuery.orderBy("articles.created_at", "desc").offset(skip).limit(limit).execute(),
+    rowsQuery
+      .$if(sort === "title", (q) => q.orderBy(sql`uk_sort_key(articles.title)`, dir))
+      .$if(sort !== "title", (q) => q.orderBy(SORT_COLUMNS[sort], dir))
+      // Ties (same views, same title) keep a stable newest-first order across pages.
+      // (the default, created_at alone, lets SQLite walk its index newest first without sorting).
+      .$if(sort !== "created", (q) => q.orderBy("articles.created_at", "desc"))
+      .offset(skip)
+      .limit(limit)
+      .execute(),
     countQuery.execute(db).then((result) => result.rows[0]),
   ]);
   return {

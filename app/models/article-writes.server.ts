@@ -7,7 +7,7 @@ import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
-import { invalidateArticleChange, publicFootprint } from "./article-cache.server";
+import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 
@@ -276,41 +276,67 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
   return (await getArticleById({ id }))!;
 }
 
+/** One status change inside a transaction; answers the public footprints it changes. */
+async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: string; status: "published" | "draft" }) {
+  const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
+  if (!current) throw new DomainError(404, "Статтю не знайдено");
+  if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
+  if (current.status === status) return [];
+  const before = await publicFootprint(trx, id);
+  const now = new Date().toISOString();
+  await trx
+    .updateTable("articles")
+    .set({
+      status,
+      published_at: status === "published" ? (current.published_at ?? now) : current.published_at,
+      updated_at: now,
+      updated_by: actor.id,
+      version: sql`version + 1`,
+    })
+    .where("id", "=", id)
+    .execute();
+  return [before, await publicFootprint(trx, id)];
+}
+
+/** One delete inside a transaction; answers the title and the public footprint it removes. */
+async function removeArticle(trx: DB, { actor, id }: { actor: Actor; id: string }) {
+  const current = await requireEditable(trx, actor, id);
+  const before = await publicFootprint(trx, id);
+  await deleteSearchRow(trx, id);
+  await trx.deleteFrom("articles").where("id", "=", id).execute();
+  return { title: current.title, before };
+}
+
 /** Publishes ('published') or unpublishes ('draft') an article; editors and admins only. */
 export async function setArticleStatus({ actor, id, status }: { actor: Actor; id: string; status: "published" | "draft" }): Promise<ArticleView> {
-  const footprints = await writeTransaction(async (trx) => {
-    const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
-    if (!current) throw new DomainError(404, "Статтю не знайдено");
-    if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
-    if (current.status === status) return [];
-    const before = await publicFootprint(trx, id);
-    const now = new Date().toISOString();
-    await trx
-      .updateTable("articles")
-      .set({
-        status,
-        published_at: status === "published" ? (current.published_at ?? now) : current.published_at,
-        updated_at: now,
-        updated_by: actor.id,
-        version: sql`version + 1`,
-      })
-      .where("id", "=", id)
-      .execute();
-    return [before, await publicFootprint(trx, id)];
-  });
+  const footprints = await writeTransaction((trx) => changeStatus(trx, { actor, id, status }));
   invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
+export const BULK_ACTIONS = ["publish", "unpublish", "delete"] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/**
+ * Publishes, unpublishes or deletes several articles at once (issue 17): every article is checked
+ * against the actor's rights, and all of them change in one transaction or none does.
+ */
+export async function bulkArticleAction({ actor, ids, action }: { actor: Actor; ids: string[]; action: BulkAction }): Promise<{ count: number }> {
+  const footprints = await writeTransaction(async (trx) => {
+    const all: (PublicFootprint | undefined)[] = [];
+    for (const id of new Set(ids)) {
+      if (action === "delete") all.push((await removeArticle(trx, { actor, id })).before);
+      else all.push(...(await changeStatus(trx, { actor, id, status: action === "publish" ? "published" : "draft" })));
+    }
+    return all;
+  });
+  invalidateArticleChange(...footprints);
+  return { count: new Set(ids).size };
+}
+
 /** Deletes an article with its tags, redirects and search row; reporters only their own drafts. */
 export async function deleteArticle({ actor, id }: { actor: Actor; id: string }): Promise<{ title: string }> {
-  const deleted = await writeTransaction(async (trx) => {
-    const current = await requireEditable(trx, actor, id);
-    const before = await publicFootprint(trx, id);
-    await deleteSearchRow(trx, id);
-    await trx.deleteFrom("articles").where("id", "=", id).execute();
-    return { ...current, before };
-  });
+  const deleted = await writeTransaction((trx) => removeArticle(trx, { actor, id }));
   invalidateArticleChange(deleted.before);
   return { title: deleted.title };
 }

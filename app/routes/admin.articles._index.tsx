@@ -1,11 +1,21 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
-import { canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
+import { ADMIN_SORTS, type AdminSort } from "~/models/article-queries.server";
+import {
+  BULK_ACTIONS,
+  bulkArticleAction,
+  canEditArticle,
+  deleteArticle,
+  getArticleById,
+  listAdminArticles,
+  setArticleStatus,
+  type BulkAction,
+} from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { requireUser } from "~/services/auth.server";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -31,7 +41,11 @@ function readFilters(url: URL) {
   const status: ArticleStatus | "" = ARTICLE_STATUSES.includes(rawStatus as ArticleStatus) ? (rawStatus as ArticleStatus) : "";
   const category = url.searchParams.get("category") ?? "";
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  return { q, status, category, page };
+  const rawSort = url.searchParams.get("sort") ?? "";
+  const sort: AdminSort = (ADMIN_SORTS as readonly string[]).includes(rawSort) ? (rawSort as AdminSort) : "created";
+  // Titles read A→Я by default; dates and views biggest first.
+  const dir: "asc" | "desc" = url.searchParams.get("dir") === "asc" || (sort === "title" && url.searchParams.get("dir") !== "desc") ? "asc" : "desc";
+  return { q, status, category, page, sort, dir };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -42,6 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       search: filters.q || undefined,
       status: filters.status || undefined,
       categoryId: filters.category || undefined,
+      sort: filters.sort,
+      dir: filters.dir,
       skip: (filters.page - 1) * PAGE_SIZE,
       limit: PAGE_SIZE,
     }),
@@ -68,7 +84,45 @@ const QUESTIONS = {
   delete: (t: string) => `Видалити статтю «${t}»? Цю дію не можна скасувати.`,
 } as const;
 type Intent = keyof typeof QUESTIONS;
-const INTENTS = ["publish", "unpublish", "delete"] as const satisfies readonly Intent[];
+const INTENTS = ["publish", "unpublish", "delete", "bulk"] as const;
+
+const BULK_QUESTIONS: Record<BulkAction, (n: number) => string> = {
+  publish: (n) => `Опублікувати вибрані статті (${n})?`,
+  unpublish: (n) => `Зняти з публікації вибрані статті (${n})?`,
+  delete: (n) => `Видалити вибрані статті (${n})? Цю дію не можна скасувати.`,
+};
+const BULK_LABELS: Record<BulkAction, string> = { publish: "Опублікувати", unpublish: "Зняти з публікації", delete: "Видалити" };
+const BULK_DONE: Record<BulkAction, (n: number) => string> = {
+  publish: (n) => `Опубліковано статей: ${n}`,
+  unpublish: (n) => `Знято з публікації статей: ${n}`,
+  delete: (n) => `Видалено статей: ${n}`,
+};
+const BULK_MAX = 100;
+
+/** Several articles at once: every one checked, all changed in one transaction or none. */
+async function bulkAction(request: Request, actor: Awaited<ReturnType<typeof requireUser>>, form: FormData, back: string) {
+  const action = formIntent(form, BULK_ACTIONS, "bulk_action");
+  const ids = [
+    ...new Set(
+      form
+        .getAll("ids")
+        .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (!action) return formFailure({ formError: "Оберіть дію для вибраних статей" }, 422);
+  if (ids.length === 0) return formFailure({ formError: "Оберіть хоча б одну статтю" }, 422);
+  if (ids.length > BULK_MAX) return formFailure({ formError: `Не більше ${BULK_MAX} статей за раз` }, 422);
+  if (form.get("confirmed") !== "1") return { ok: true as const, bulk: { action, ids, back } };
+  try {
+    const { count } = await bulkArticleAction({ actor, ids, action });
+    return redirectWithFlash(request, back, BULK_DONE[action](count));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return formFailure({ formError: `Нічого не змінено: ${error.message}` }, error.status);
+  }
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
@@ -77,6 +131,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const id = String(form.get("id") ?? "");
   const back = backTo(form.get("back"), "/admin/articles", "/admin/articles");
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
+  if (intent === "bulk") return bulkAction(request, actor, form, back);
   const article = await getArticleById({ id });
   if (!article) {
     const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
@@ -108,7 +163,40 @@ export default function ArticleList() {
   const { articles, total, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = formFailureOf(actionData);
-  const confirm = actionData?.ok ? actionData.confirm : null;
+  const confirm = actionData?.ok && "confirm" in actionData ? actionData.confirm : null;
+  const bulk = actionData?.ok && "bulk" in actionData ? actionData.bulk : null;
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const searchTimer = useRef<ReturnType<typeof setTimeout>>();
+  const [selected, setSelected] = useState<string[]>([]);
+  const selectable = articles.filter((a) => a.editable || canPublish).map((a) => a.id);
+  const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
+  // Keep the selection to rows still shown (after a bulk action, a new filter or page).
+  useEffect(() => {
+    setSelected((current) => current.filter((id) => articles.some((a) => a.id === id)));
+  }, [articles]);
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  // Filters apply as they change (with JavaScript); the button stays for a page without it.
+  const applyFilters = (form: HTMLFormElement | null) => form && submit(form, { replace: true, preventScrollReset: true });
+  const sortHref = (column: "created" | "views" | "title") => {
+    const params = new URLSearchParams(location.search);
+    const current = filters.sort === column;
+    const dir = current ? (filters.dir === "asc" ? "desc" : "asc") : column === "title" ? "asc" : "desc";
+    params.set("sort", column);
+    params.set("dir", dir);
+    params.delete("page");
+    return `?${params}`;
+  };
+  const ariaSort = (column: "created" | "views" | "title") => (filters.sort === column ? (filters.dir === "asc" ? "ascending" : "descending") : undefined);
+  const SortHeader = ({ column, children }: { column: "created" | "views" | "title"; children: string }) => (
+    <th scope="col" aria-sort={ariaSort(column)}>
+      <Link to={sortHref(column)} className="sort-link" preventScrollReset>
+        {children}
+        <span aria-hidden="true">{filters.sort === column ? (filters.dir === "asc" ? " ↑" : " ↓") : " ↕"}</span>
+        <span className="visually-hidden">{filters.sort === column ? "" : " (сортувати)"}</span>
+      </Link>
+    </th>
+  );
   const location = useLocation();
   const navigation = useNavigation();
   const back = `${location.pathname}${location.search}`;
@@ -131,8 +219,33 @@ export default function ArticleList() {
       {failure?.formError ? <TimedMessage message={failure.formError} tone="error" ms={6000} /> : null}
 
       <Form method="get" className="filters" role="search" aria-label="Фільтри статей">
-        <Field label="Пошук" name="q" type="search" defaultValue={filters.q} key={`q-${filters.q}`} placeholder="Заголовок, текст, теги" />
-        <Field as="select" label="Статус" name="status" defaultValue={filters.status} key={`s-${filters.status}`}>
+        {filters.sort !== "created" || filters.dir !== "desc" ? (
+          <>
+            <input type="hidden" name="sort" value={filters.sort} />
+            <input type="hidden" name="dir" value={filters.dir} />
+          </>
+        ) : null}
+        <Field
+          label="Пошук"
+          name="q"
+          type="search"
+          defaultValue={filters.q}
+          key={`q-${filters.q}`}
+          placeholder="Заголовок, текст, теги"
+          onChange={(event) => {
+            const form = event.currentTarget.form;
+            clearTimeout(searchTimer.current);
+            searchTimer.current = setTimeout(() => applyFilters(form), 400);
+          }}
+        />
+        <Field
+          as="select"
+          label="Статус"
+          name="status"
+          defaultValue={filters.status}
+          key={`s-${filters.status}`}
+          onChange={(event) => applyFilters(event.currentTarget.form)}
+        >
           <option value="">Усі</option>
           {ARTICLE_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -140,7 +253,14 @@ export default function ArticleList() {
             </option>
           ))}
         </Field>
-        <Field as="select" label="Категорія" name="category" defaultValue={filters.category} key={`c-${filters.category}`}>
+        <Field
+          as="select"
+          label="Категорія"
+          name="category"
+          defaultValue={filters.category}
+          key={`c-${filters.category}`}
+          onChange={(event) => applyFilters(event.currentTarget.form)}
+        >
           <option value="">Усі</option>
           {categories.map((c) => (
             <option key={c.id} value={c.id}>
@@ -160,6 +280,39 @@ export default function ArticleList() {
         {navigation.state === "loading" && navigation.location.pathname === "/admin/articles" ? "Завантаження…" : `Знайдено: ${total}`}
       </p>
 
+      {articles.length > 0 && selectable.length > 0 ? (
+        <Form
+          method="post"
+          id="bulk-form"
+          className="bulk-bar"
+          aria-label="Дії з вибраними статтями"
+          onSubmit={(event) => {
+            const data = new FormData(event.currentTarget);
+            const action = data.get("bulk_action") as BulkAction | null;
+            const n = data.getAll("ids").length;
+            if (action && n > 0 && !window.confirm(BULK_QUESTIONS[action](n))) event.preventDefault();
+          }}
+        >
+          <input type="hidden" name="intent" value="bulk" />
+          <input type="hidden" name="back" value={back} />
+          <input type="hidden" name="confirmed" value={hydrated ? "1" : ""} />
+          <label htmlFor="bulk_action">Вибрані{hydrated ? ` (${selected.length})` : ""}:</label>
+          <select id="bulk_action" name="bulk_action" defaultValue="">
+            <option value="" disabled>
+              — дія —
+            </option>
+            {(canPublish ? BULK_ACTIONS : (["delete"] as const)).map((a) => (
+              <option key={a} value={a}>
+                {BULK_LABELS[a]}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button-secondary button-small" disabled={hydrated ? selected.length === 0 : false}>
+            Застосувати
+          </button>
+        </Form>
+      ) : null}
+
       {articles.length === 0 ? (
         <p className="empty-state">No articles found</p>
       ) : (
@@ -167,19 +320,44 @@ export default function ArticleList() {
           <table className="data-table article-table">
             <thead>
               <tr>
-                <th scope="col">Title</th>
+                <th scope="col" className="select-cell">
+                  {hydrated ? (
+                    <input
+                      type="checkbox"
+                      aria-label="Вибрати всі статті на сторінці"
+                      checked={allSelected}
+                      onChange={() => setSelected(allSelected ? [] : selectable)}
+                    />
+                  ) : (
+                    <span className="visually-hidden">Вибір</span>
+                  )}
+                </th>
+                <SortHeader column="title">Title</SortHeader>
                 <th scope="col">URL</th>
                 <th scope="col">Author</th>
                 <th scope="col">Category</th>
                 <th scope="col">Status</th>
-                <th scope="col">Views</th>
-                <th scope="col">Created</th>
+                <SortHeader column="views">Views</SortHeader>
+                <SortHeader column="created">Created</SortHeader>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
               {articles.map((a) => (
                 <tr key={a.id}>
+                  <td className="select-cell">
+                    {selectable.includes(a.id) ? (
+                      <input
+                        type="checkbox"
+                        form="bulk-form"
+                        name="ids"
+                        value={a.id}
+                        checked={selected.includes(a.id)}
+                        onChange={() => toggle(a.id)}
+                        aria-label={`Вибрати ${a.title}`}
+                      />
+                    ) : null}
+                  </td>
                   <td className="title-cell">
                     <Link to={`/admin/articles/edit/${a.id}`} className="article-title">
                       {a.title}
@@ -242,6 +420,15 @@ export default function ArticleList() {
         </nav>
       ) : null}
 
+      {bulk ? (
+        <ConfirmStep
+          question={BULK_QUESTIONS[bulk.action](bulk.ids.length)}
+          fields={{ intent: "bulk", bulk_action: bulk.action, ids: bulk.ids.join(","), back: bulk.back }}
+          confirmLabel={BULK_LABELS[bulk.action]}
+          cancelTo={bulk.back}
+          danger={bulk.action === "delete"}
+        />
+      ) : null}
       {confirm ? (
         <ConfirmStep
           question={QUESTIONS[confirm.intent](confirm.title)}

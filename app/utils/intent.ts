@@ -4,9 +4,9 @@ import { z } from "zod";
 // own list with z.enum, never with `intent in SOME_OBJECT` (which accepts `toString`,
 // `constructor`, `__proto__` ...). Unknown, empty or missing → undefined; the action answers 400.
 
-/** The form's `intent` when it is one of `intents`, otherwise undefined. */
-export function formIntent<const T extends readonly [string, ...string[]]>(form: FormData, intents: T): T[number] | undefined {
-  const parsed = z.enum(intents as unknown as [T[number], ...T[number][]]).safeParse(form.get("intent"));
+/** The form's `intent` (or another field naming a choice) when it is one of `intents`, otherwise undefined. */
+export function formIntent<const T extends readonly [string, ...string[]]>(form: FormData, intents: T, field = "intent"): T[number] | undefined {
+  const parsed = z.enum(intents as unknown as [T[number], ...T[number][]]).safeParse(form.get(field));
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -170,3 +170,44 @@ describe("featured image text through the API (issue 17, item 13)", () => {
     expect(noImage.json).toMatchObject({ featured_image: null, featured_image_alt: null, featured_image_caption: null });
   });
 });
+
+describe("bulk actions on the article list (issue 17, item 12)", () => {
+  const post = (staff: Staff, fields: Record<string, string | string[]>) => {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
+    return fetch(`${server.url}/admin/articles`, { method: "POST", headers: staff.auth, body, redirect: "manual" });
+  };
+  const exists = async (editor: Staff, id: string) => (await apiSend(editor, "GET", `/api/articles/${id}`)).status === 200;
+
+  it("checks every article and changes all or none; bad input is refused", async () => {
+    const editorApi = await apiSignIn(server.url, "editor", "editor123");
+    const reporterApi = await apiSignIn(server.url, "reporter", "reporter123");
+    const category_id = await firstCategoryId(editorApi);
+    const own = (await apiSend(reporterApi, "POST", "/api/articles/", { title: "Чернетка репортера", content: "Текст.", category_id })).json;
+    const other = (await apiSend(editorApi, "POST", "/api/articles/", { title: "Стаття редактора", content: "Текст.", category_id, status: "published" })).json;
+    const reporter = await formSignIn(server.url, "reporter", "reporter123");
+
+    // A reporter may delete their own draft, not the editor's article: nothing is deleted.
+    const refused = await post(reporter, { intent: "bulk", bulk_action: "delete", ids: [own.id, other.id], confirmed: "1" });
+    expect(refused.status).toBe(403);
+    expect(await exists(editorApi, own.id)).toBe(true);
+    expect(await exists(editorApi, other.id)).toBe(true);
+    // Nor publish at all.
+    expect((await post(reporter, { intent: "bulk", bulk_action: "publish", ids: [own.id], confirmed: "1" })).status).toBe(403);
+    // Forged or missing choices, no ids, too many ids.
+    for (const bulk_action of ["toString", "__proto__", "archive", ""]) {
+      expect((await post(reporter, { intent: "bulk", bulk_action, ids: [own.id], confirmed: "1" })).status).toBe(422);
+    }
+    expect((await post(reporter, { intent: "bulk", bulk_action: "delete", confirmed: "1" })).status).toBe(422);
+    const many = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    expect((await post(reporter, { intent: "bulk", bulk_action: "delete", ids: many, confirmed: "1" })).status).toBe(422);
+    // Without confirmation the answer is the question (no-JS step), and nothing changes.
+    const asked = await post(reporter, { intent: "bulk", bulk_action: "delete", ids: [own.id] });
+    expect(asked.status).toBe(200);
+    expect(await exists(editorApi, own.id)).toBe(true);
+    // Confirmed, their own draft goes.
+    const done = await post(reporter, { intent: "bulk", bulk_action: "delete", ids: own.id, confirmed: "1" });
+    expect(done.status).toBe(302);
+    expect(await exists(editorApi, own.id)).toBe(false);
+  });
+});
