@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/sqlite";
 import { db, type DB } from "../../db/index";
 import type { Database } from "../../db/schema";
-import type { ArticleStatus } from "../utils/newsroom-rules";
+import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { buildMatchQuery } from "../utils/search-query";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
@@ -149,8 +149,6 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
   };
 }
 
-export const ADMIN_SORTS = ["created", "views", "title"] as const;
-export type AdminSort = (typeof ADMIN_SORTS)[number];
 const SORT_COLUMNS = { created: "articles.created_at", views: "articles.views", title: "articles.title" } as const;
 
 export interface AdminListFilters {

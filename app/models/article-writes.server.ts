@@ -5,7 +5,7 @@ import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
-import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus } from "../utils/newsroom-rules";
+import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
@@ -313,9 +313,6 @@ export async function setArticleStatus({ actor, id, status }: { actor: Actor; id
   invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
-
-export const BULK_ACTIONS = ["publish", "unpublish", "delete"] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /**
  * Publishes, unpublishes or deletes several articles at once (issue 17): every article is checked

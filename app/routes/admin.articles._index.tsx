@@ -5,17 +5,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
-import { ADMIN_SORTS, type AdminSort } from "~/models/article-queries.server";
-import {
-  BULK_ACTIONS,
-  bulkArticleAction,
-  canEditArticle,
-  deleteArticle,
-  getArticleById,
-  listAdminArticles,
-  setArticleStatus,
-  type BulkAction,
-} from "~/models/article.server";
+import { bulkArticleAction, canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { requireUser } from "~/services/auth.server";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -25,7 +15,7 @@ import { formatDate } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
-import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
+import { ADMIN_SORTS, ARTICLE_STATUSES, BULK_ACTIONS, type AdminSort, type ArticleStatus, type BulkAction } from "~/utils/newsroom-rules";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9

@@ -153,3 +153,11 @@ export const CategoryInputSchema = z.object({
 });
 
 export type CategoryInput = z.infer<typeof CategoryInputSchema>;
+
+/** What the article list does to several articles at once (issue 17). */
+export const BULK_ACTIONS = ["publish", "unpublish", "delete"] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** The article list's sortable columns (issue 17). */
+export const ADMIN_SORTS = ["created", "views", "title"] as const;
+export type AdminSort = (typeof ADMIN_SORTS)[number];
