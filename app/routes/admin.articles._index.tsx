@@ -182,14 +182,23 @@ export default function ArticleList() {
     <th scope="col" aria-sort={ariaSort(column)}>
       <Link to={sortHref(column)} className="sort-link" preventScrollReset>
         {children}
+        {/* The header's aria-sort says how the column is sorted; the arrow is for the eye. */}
         <span aria-hidden="true">{filters.sort === column ? (filters.dir === "asc" ? " ↑" : " ↓") : " ↕"}</span>
-        <span className="visually-hidden">{filters.sort === column ? "" : " (сортувати)"}</span>
       </Link>
     </th>
   );
   const location = useLocation();
   const navigation = useNavigation();
   const back = `${location.pathname}${location.search}`;
+  // A bulk action that went through clears the selection; a refused one keeps it for another try.
+  const bulkPending = useRef(false);
+  useEffect(() => {
+    if (navigation.state === "submitting" && navigation.formData?.get("intent") === "bulk") bulkPending.current = true;
+    if (navigation.state === "idle" && bulkPending.current) {
+      bulkPending.current = false;
+      if (!failure) setSelected([]);
+    }
+  }, [navigation.state, navigation.formData, failure]);
   const filtered = Boolean(filters.q || filters.status || filters.category);
   const pageHref = (page: number) => {
     const params = new URLSearchParams(location.search);

@@ -133,6 +133,8 @@ test.describe("homepage editor", () => {
     await expect(page).toHaveURL("/admin/articles");
     await page.goBack();
     await expect(page).toHaveURL("/admin/homepage");
+    // The URL changes before the screen has rendered: count once its items are there.
+    await expect(block.locator(".hp-item").first()).toBeVisible();
 
     const count = await block.locator(".hp-item").count();
     await block
