@@ -41,6 +41,8 @@ export interface MediaItem {
   uploadedAt: string;
   /** The uploader's user id (null once that user is deleted). */
   uploadedBy: string | null;
+  /** What the image shows, for readers who cannot see it (issue 17); used when it is inserted. */
+  alt: string | null;
 }
 
 export function uploadsDir(): string {
@@ -195,6 +197,7 @@ export async function storeImage(
       dimensions: `${width}x${height}`,
       uploadedAt: now,
       uploadedBy: userId,
+      alt: null,
     };
   } catch (error) {
     await Promise.all(written.map((path) => rm(path, { force: true })));
@@ -239,6 +242,7 @@ export function toMediaItem(row: Media): MediaItem {
     dimensions: row.width && row.height ? `${row.width}x${row.height}` : "",
     uploadedAt: row.created_at,
     uploadedBy: row.uploaded_by,
+    alt: row.alt ?? null,
   };
 }
 
@@ -345,4 +349,45 @@ export async function discardStoredMedia(items: Pick<MediaItem, "id" | "url">[],
       if (path) await rm(path, { force: true }).catch(() => undefined);
     }
   }
+}
+
+export const MEDIA_ALT_MAX = 200;
+
+/** Sets an item's alt text (issue 17): the uploader, an editor or an admin, as for a delete. */
+export async function setMediaAlt(
+  { id, alt, user }: { id: string; alt: string | null; user: { id: string; role: Role } },
+  executor: DB = db,
+): Promise<MediaItem> {
+  const item = await getMedia({ id }, executor);
+  if (!item) throw new DomainError(404, "Файл не знайдено");
+  if (!canDeleteMedia(user, item)) throw new DomainError(403, "Ви можете змінювати лише власні файли");
+  await executor.updateTable("media").set({ alt }).where("id", "=", id).execute();
+  return { ...item, alt };
+}
+
+/**
+ * Which articles use these media items, as the featured image or in the text (issue 17), so a
+ * delete can ask first. At most `limit` articles per item.
+ */
+export async function mediaUsage({ ids, limit = 5 }: { ids: string[]; limit?: number }, executor: DB = db) {
+  const rows = await executor
+    .selectFrom("media")
+    .select(["id", "file_name", "stored_path"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  const usage: { id: string; name: string; articles: { id: string; title: string }[] }[] = [];
+  for (const row of rows) {
+    // Variants share the stored name's stem (<stem>-w<width>.webp), so the stem finds them all.
+    const stem = row.stored_path.replace(/\.[a-z0-9]+$/i, "");
+    const needle = `/media/${stem}`;
+    const articles = await executor
+      .selectFrom("articles")
+      .select(["id", "title"])
+      .where((eb) => eb.or([eb(sql`instr(coalesce(featured_image, ''), ${needle})`, ">", 0), eb(sql`instr(content, ${needle})`, ">", 0)]))
+      .orderBy("updated_at", "desc")
+      .limit(limit)
+      .execute();
+    if (articles.length) usage.push({ id: row.id, name: row.file_name, articles });
+  }
+  return usage;
 }

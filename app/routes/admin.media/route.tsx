@@ -2,23 +2,32 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { z } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
-import { deleteMedia, listMedia, mediaStats, type MediaItem } from "~/models/media.server";
+import { ConfirmStep } from "~/components/newsroom/ui";
+import { Field } from "~/components/ui/field";
+import { RouteDialog } from "~/components/ui/route-dialog";
+import { deleteMedia, getMedia, listMedia, MEDIA_ALT_MAX, mediaStats, mediaUsage, setMediaAlt, type MediaItem } from "~/models/media.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedError, type Rejection } from "~/services/upload.server";
 import styles from "~/styles/media.css";
+import newsroomStyles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
 import { formatDate } from "~/utils/format";
 import { formFailureOf, type FormFailure } from "~/utils/forms";
-import { formFailure } from "~/utils/forms.server";
+import { formFailure, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
 import { kb, thumb, UploadTab, type UploadResult } from "./upload-tab";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+// newsroom.css brings the pager shared with the article list.
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: newsroomStyles },
+  { rel: "stylesheet", href: styles },
+];
 export const meta: MetaFunction = () => [{ title: `Медіа — Admin Panel` }];
 
 const TYPE_LABELS: Record<MediaTypeFilter, string> = { all: "All types", image: "Images", video: "Videos", document: "Documents" };
@@ -29,15 +38,38 @@ function readQuery(url: URL) {
   const type = (MEDIA_TYPES as readonly string[]).includes(rawType) ? (rawType as MediaTypeFilter) : "all";
   const view = url.searchParams.get("view") === "list" ? "list" : "grid";
   const tab = url.searchParams.get("tab") === "upload" ? "upload" : "library";
-  return { q, type, view, tab } as const;
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  return { q, type, view, tab, page } as const;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { q, type } = readQuery(new URL(request.url));
-  const [{ data: items, total }, stats, { flash, headers }] = await Promise.all([listMedia({ q, type, limit: 500 }), mediaStats(), takeFlash(request)]);
-  return data({ items, shown: total, stats, user: { id: user.id, role: user.role }, flash }, { headers });
+  const url = new URL(request.url);
+  const { q, type, page } = readQuery(url);
+  const altId = url.searchParams.get("alt");
+  const [{ data: items, total }, stats, { flash, headers }, altItem] = await Promise.all([
+    listMedia({ q, type, skip: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }),
+    mediaStats(),
+    takeFlash(request),
+    altId ? getMedia({ id: altId }) : undefined,
+  ]);
+  return data(
+    { items, shown: total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), stats, user: { id: user.id, role: user.role }, flash, altItem: altItem ?? null },
+    { headers },
+  );
 }
+
+// Pages of the library (issue 17: a newsroom soon has more than the 500 one page used to show).
+const PAGE_SIZE = 100;
+
+const AltSchema = z.object({
+  id: z.string().min(1).max(64),
+  alt: z
+    .string()
+    .trim()
+    .max(MEDIA_ALT_MAX, `Не більше ${MEDIA_ALT_MAX} символів`)
+    .transform((v) => v || null),
+});
 
 const NOTHING_STORED = { intent: "upload" as const, stored: [] as MediaItem[], rejected: [] as Rejection[] };
 
@@ -59,19 +91,38 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const form = await request.formData();
   const deleteFailed = (formError: string, status: number) => formFailure({ formError }, status, { intent: "delete" as const });
-  if (!formIntent(form, ["delete"])) return deleteFailed(UNKNOWN_INTENT, 400);
+  const intent = formIntent(form, ["delete", "alt"]);
+  if (!intent) return deleteFailed(UNKNOWN_INTENT, 400);
+  const back = new URLSearchParams(url.search);
+  back.delete("index");
+  back.delete("alt");
+  const backTo = `/admin/media${back.toString() ? `?${back}` : ""}`;
+  if (intent === "alt") {
+    const parsed = parseForm(AltSchema, form);
+    if (!parsed.ok) return formFailure(parsed, 422, { intent: "alt" as const });
+    try {
+      const item = await setMediaAlt({ id: parsed.data.id, alt: parsed.data.alt, user });
+      return redirectWithFlash(request, backTo, `Опис «${item.name}» збережено`);
+    } catch (error) {
+      if (error instanceof DomainError) return formFailure({ formError: error.message }, error.status, { intent: "alt" as const });
+      throw error;
+    }
+  }
   const ids = form
     .getAll("ids")
-    .filter((v): v is string => typeof v === "string" && v.length > 0)
+    .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
+    .filter((v) => v.length > 0)
     .slice(0, 500);
   if (ids.length === 0) return deleteFailed("Оберіть зображення для видалення", 422);
+  // An image an article uses is deleted only once the deleting person has seen where (issue 17).
+  if (form.get("confirmed_use") !== "1") {
+    const usage = await mediaUsage({ ids });
+    if (usage.length) return data({ ok: true as const, intent: "delete" as const, usage, ids });
+  }
   try {
     const count = await deleteMedia({ ids, user });
     // No public page changes: pages keep the stored URL of an image either way (docs/decisions/010).
-    const back = new URLSearchParams(url.search);
-    back.delete("index");
-    const search = back.toString();
-    return redirectWithFlash(request, `/admin/media${search ? `?${search}` : ""}`, `Видалено зображень: ${count}`);
+    return redirectWithFlash(request, backTo, `Видалено зображень: ${count}`);
   } catch (error) {
     if (error instanceof DomainError) return deleteFailed(error.message, error.status);
     throw error;
@@ -79,11 +130,22 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function MediaScreen() {
-  const { items, stats, user, flash } = useLoaderData<typeof loader>();
+  const { items, stats, user, flash, pages, altItem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = formFailureOf(actionData);
+  const altFailure = actionData && "intent" in actionData && actionData.intent === "alt" ? failure : undefined;
   const [params] = useSearchParams();
-  const { q, type, view, tab } = readQuery(new URL(`http://x/?${params}`));
+  const { q, type, view, tab, page } = readQuery(new URL(`http://x/?${params}`));
+  const usage = actionData && "usage" in actionData ? actionData : null;
+  const withParams = (changes: Record<string, string | null>) => {
+    const p = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) p.delete(name);
+      else p.set(name, value);
+    }
+    const s = p.toString();
+    return s ? `?${s}` : "/admin/media";
+  };
   const [selected, setSelected] = useState<string[]>([]);
   const [toast, setToast] = useState<string | null>(null);
   const hydrated = useHydrated();
@@ -103,6 +165,14 @@ export default function MediaScreen() {
 
   const canDelete = (item: MediaItem) => user.role !== "reporter" || item.uploadedBy === user.id;
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const copyMarkdown = async (item: MediaItem) => {
+    try {
+      await navigator.clipboard.writeText(`![${(item.alt ?? item.name).replace(/[[\]]/g, "")}](${item.url})`);
+      setToast("Markdown скопійовано: вставте його в текст статті");
+    } catch {
+      setToast("Не вдалося скопіювати");
+    }
+  };
   const copyUrl = async (url: string) => {
     try {
       await navigator.clipboard.writeText(new URL(url, window.location.origin).href);
@@ -250,7 +320,7 @@ export default function MediaScreen() {
                 {items.map((item) => (
                   <li key={item.id} className={`media-card${selected.includes(item.id) ? " is-selected" : ""}`}>
                     <div className="media-thumb">
-                      <img src={thumb(item.url)} alt={item.name} loading="lazy" width={item.width ?? undefined} height={item.height ?? undefined} />
+                      <img src={thumb(item.url)} alt={item.alt ?? item.name} loading="lazy" width={item.width ?? undefined} height={item.height ?? undefined} />
                       <label className="media-check">
                         <input
                           type="checkbox"
@@ -298,14 +368,83 @@ export default function MediaScreen() {
                       <p className="muted small">
                         <span>{kb(item.size)}</span> · <span>{item.dimensions}</span> · <span>{formatDate(item.uploadedAt)}</span>
                       </p>
+                      <p className="media-alt small">
+                        {item.alt ? <span title={item.alt}>Опис: {item.alt}</span> : <span className="muted">Без опису</span>}
+                        {canDelete(item) ? (
+                          <Link to={withParams({ alt: item.id })} preventScrollReset className="media-alt-edit" aria-label={`Змінити опис ${item.name}`}>
+                            {item.alt ? "Змінити" : "Додати опис"}
+                          </Link>
+                        ) : null}
+                        {hydrated ? (
+                          <button type="button" className="link-button" onClick={() => copyMarkdown(item)} aria-label={`Копіювати Markdown ${item.name}`}>
+                            Markdown
+                          </button>
+                        ) : null}
+                      </p>
                     </div>
                   </li>
                 ))}
               </ul>
             )}
           </Form>
+          {pages > 1 ? (
+            <nav className="pager" aria-label="Сторінки медіатеки">
+              {page > 1 ? <Link to={withParams({ page: String(page - 1) })}>← Попередня</Link> : null}
+              <span aria-current="page" className="pager-current">
+                Сторінка {page} з {pages}
+              </span>
+              {page < pages ? <Link to={withParams({ page: String(page + 1) })}>Наступна →</Link> : null}
+            </nav>
+          ) : null}
         </>
       )}
+      {altItem ? (
+        <RouteDialog
+          title={`Опис зображення «${altItem.name}»`}
+          titleId="alt-dialog-title"
+          closeTo={withParams({ alt: null })}
+          returnFocus={`a[href*="alt=${altItem.id}"]`}
+        >
+          <Form method="post" action={withParams({ alt: null })} className="form" noValidate>
+            <input type="hidden" name="intent" value="alt" />
+            <input type="hidden" name="id" value={altItem.id} />
+            <img src={thumb(altItem.url)} alt="" className="alt-preview" />
+            <Field
+              label="Опис (alt)"
+              name="alt"
+              defaultValue={altFailure?.values.alt ?? altItem.alt ?? ""}
+              maxLength={MEDIA_ALT_MAX}
+              error={altFailure?.errors.alt}
+              hint="Що на зображенні, для читачів, які його не бачать. Його підставляє «Markdown» при вставленні в статтю."
+              autoFocus
+            />
+            {altFailure?.formError ? (
+              <p className="form-error" role="alert">
+                {altFailure.formError}
+              </p>
+            ) : null}
+            <div className="dialog-actions">
+              <Link to={withParams({ alt: null })} className="button button-secondary">
+                Скасувати
+              </Link>
+              <button type="submit" className="button button-primary">
+                Зберегти опис
+              </button>
+            </div>
+          </Form>
+        </RouteDialog>
+      ) : null}
+      {usage ? (
+        <ConfirmStep
+          question={`Ці зображення використовуються в статтях: ${usage.usage
+            .map((u) => `«${u.name}» — ${u.articles.map((a) => `«${a.title}»`).join(", ")}`)
+            .join("; ")}. Статті показуватимуть зламане зображення. Усе одно видалити?`}
+          fields={{ intent: "delete", ids: usage.ids.join(","), confirmed_use: "1" }}
+          confirmLabel="Видалити"
+          cancelTo={withParams({})}
+          danger
+        />
+      ) : null}
     </section>
   );
 }
