@@ -123,9 +123,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(response?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1, name: `Стаття ${slug}` })).toBeVisible();
       await expect(page.getByText(`Підзаголовок: Стаття ${slug}`)).toBeVisible();
-      await expect(page.locator(".article").getByRole("link", { name: "Космос і фізика" })).toBeVisible();
+      await expect(page.locator(".article-header").getByRole("link", { name: "Космос і фізика" })).toBeVisible();
       await expect(page.getByText("Science Admin")).toBeVisible();
-      await expect(page.locator(".article .card-meta")).toContainText("0 переглядів");
+      await expect(page.locator(".article-header .card-meta")).toContainText("0 переглядів");
       await expect(page.getByRole("heading", { level: 2, name: "Розділ" })).toBeVisible();
       await expect(page).toHaveTitle(`Стаття ${slug} — Наука UA`);
       await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");

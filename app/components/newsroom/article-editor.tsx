@@ -55,15 +55,20 @@ export function ArticleEditor(props: EditorProps) {
   const [featuredPreview, setFeaturedPreview] = useState<string | null>(null);
   const [featuredWidth, setFeaturedWidth] = useState<number | null>(null);
   const content = useRef<HTMLTextAreaElement>(null);
-  const set = (name: keyof EditorValues) => (event: { target: { value: string } }) => setV((old) => ({ ...old, [name]: event.target.value }));
+  // Fields changed since the last answer of the server: their messages from it no longer apply.
+  const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setChanged(new Set()), [result]);
+  const set = (name: keyof EditorValues) => (event: { target: { value: string } }) => {
+    setV((old) => ({ ...old, [name]: event.target.value }));
+    setChanged((old) => (old.has(name) ? old : new Set(old).add(name)));
+  };
 
   const dirty = (Object.keys(initial) as (keyof EditorValues)[]).some((k) => initial[k] !== v[k]) || featuredPreview !== null;
   const incomplete = !v.title.trim() || !v.content.trim() || !v.category_id;
-  // A field's message from the last post stays only while the field still holds what was posted:
-  // once it is filled in or changed, its red message goes (issue 17).
-  const errors: FieldErrors = hydrated
-    ? Object.fromEntries(Object.entries(postedErrors).filter(([name]) => !(name in v) || v[name as keyof EditorValues] === initial[name as keyof EditorValues]))
-    : postedErrors;
+  // A field's message from the last post stays until the field is changed (issue 17). Compared by
+  // change, not by value: a browser posts a textarea's newlines as CRLF, so the value the server
+  // echoes back can differ from the one in the form.
+  const errors: FieldErrors = hydrated ? Object.fromEntries(Object.entries(postedErrors).filter(([name]) => !changed.has(name))) : postedErrors;
   const live = saved.status === "published";
   const confirmUnpublish = Boolean(result?.confirmUnpublish);
 
