@@ -208,6 +208,23 @@ test.describe("public cards", () => {
   }
 });
 
+test.describe("article header", () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    test(`at ${viewport.width}px the category badge, time and reading time are shown whole`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto("/");
+      await page.locator(".hero a[href^='/article/']").first().click();
+      await expect(page.locator(".article-badges")).toBeVisible();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>(".article-badges > *")]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth)
+          .map((el) => `${el.textContent}: ${el.scrollWidth}>${el.clientWidth}`),
+      );
+      expect(cut).toEqual([]);
+    });
+  }
+});
+
 /** WCAG contrast ratio of two computed CSS colours (rgb()/rgba(), opaque). */
 function contrast(a: string, b: string) {
   const lum = (c: string) => {
