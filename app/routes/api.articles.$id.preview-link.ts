@@ -1,9 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { createPreviewLink, revokePreviewLink } from "~/models/preview-link.server";
-import { requireEditableArticle } from "~/services/article-history.server";
+import { articlePreviewLink } from "~/services/article-history.server";
 import { requireUser } from "~/services/auth.server";
-import { getBaseUrl } from "~/services/public-site.server";
 import { apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 
 const PreviewLinkSchema = z.object({ revoke: z.boolean({ invalid_type_error: "revoke: true або false" }).optional() }).strict();
@@ -16,15 +14,9 @@ const PreviewLinkSchema = z.object({ revoke: z.boolean({ invalid_type_error: "re
 export const action = apiRoute(async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const actor = await requireUser(request);
-  const article = await requireEditableArticle(actor, params.id ?? "");
   const body =
     request.headers.get("content-type") || Number(request.headers.get("content-length") ?? 0) > 0 ? await parseJsonBody(request, PreviewLinkSchema) : {};
-  if (body.revoke) {
-    await revokePreviewLink({ articleId: article.id });
-    return apiJson({ url: null, expires_at: null, revoked: true });
-  }
-  const link = await createPreviewLink({ articleId: article.id, actorId: actor.id });
-  return apiJson({ url: `${await getBaseUrl()}/preview/${link.token}`, expires_at: link.expires_at });
+  return apiJson(await articlePreviewLink({ actor, articleId: params.id ?? "", revoke: body.revoke }));
 });
 
 export const loader = () => methodNotAllowed(["POST"]);

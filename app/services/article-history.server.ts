@@ -2,7 +2,9 @@ import type { User } from "../../db/schema";
 import { getRevision, listRevisions } from "../models/article-revision.server";
 import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
 import { getCategoryById } from "../models/category.server";
+import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
 import { DomainError } from "../utils/errors";
+import { getBaseUrl } from "./public-site.server";
 
 // Issue 15: the editor's history (GET/POST /api/articles/{id}/revisions..., the History page and
 // panel). Only those who may edit an article read or restore its revisions; a restore is a normal
@@ -56,4 +58,18 @@ export async function restoreRevision({ actor, articleId, revisionId, version }:
       version,
     },
   });
+}
+
+/**
+ * POST /api/articles/{id}/preview-link and the editor's button (issue 15): a new link valid 7 days,
+ * replacing the previous one, or with `revoke` the end of the article's link.
+ */
+export async function articlePreviewLink({ actor, articleId, revoke }: { actor: Actor; articleId: string; revoke?: boolean }) {
+  const article = await requireEditableArticle(actor, articleId);
+  if (revoke) {
+    await revokePreviewLink({ articleId: article.id });
+    return { url: null, expires_at: null, revoked: true as const };
+  }
+  const link = await createPreviewLink({ articleId: article.id, actorId: actor.id });
+  return { url: `${await getBaseUrl()}/preview/${link.token}`, expires_at: link.expires_at };
 }

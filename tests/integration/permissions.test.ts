@@ -47,6 +47,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/articles/new": STAFF_SCREEN,
   // Someone else's published article: a reporter edits only their own drafts.
   "/admin/articles/edit/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
+  "/admin/articles/edit/:id/history": { anonymous: "login", reporter: 403, editor: 200, admin: 200 }, // issue 15
   "/admin/categories": STAFF_SCREEN, // reporters read them
   "/admin/media": STAFF_SCREEN, // reporters upload and delete their own
   "/admin/homepage": EDITOR_SCREEN,
@@ -295,6 +296,8 @@ describe("permissions (DESIGN §5): every route as every role", () => {
         ["anonymous", "reporter"],
       ],
       ["/admin/media", "POST", { intent: "delete", ids: ids.media }, ["anonymous", "reporter"]],
+      [`/admin/articles/edit/${ids.article}/history`, "POST", { intent: "restore", rev: ids.rev, confirmed: "1" }, ["anonymous", "reporter"]],
+      [`/admin/articles/edit/${ids.article}/history`, "POST", { intent: "preview-link" }, ["anonymous", "reporter"]],
     ];
     const wrong: string[] = [];
     for (const [path, method, body, refused] of writes) {

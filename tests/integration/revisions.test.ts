@@ -201,4 +201,59 @@ describe("article revisions", () => {
     expect((await send("POST", `/api/articles/${own.id}/revisions/${rev.id}/restore`, editor, { version: "x" })).status).toBe(422);
     expect(reporterId).toBeTruthy();
   });
+
+  it("the History page works without JavaScript: list, word diff, restore with a confirmation step, conflict, preview link", async () => {
+    const a = await (await send("POST", "/api/articles/", editor, { title: "Історія", content: "Сонце сходить на сході", category_id: science })).json();
+    await send("PUT", `/api/articles/${a.id}`, editor, { title: "Історія", content: "Сонце сходить на заході", category_id: science, status: "draft" });
+    const page = `/admin/articles/edit/${a.id}/history`;
+    const list = await request(page, { headers: { Cookie: editorCookie } });
+    expect(list.status).toBe(200);
+    const listHtml = await list.text();
+    expect(listHtml).toContain("Змінено: вміст");
+    expect(listHtml).toContain("Перша версія");
+    expect(listHtml).toContain("Ім&#x27;я eddie");
+    const first = (await (await send("GET", `/api/articles/${a.id}/revisions`, editor)).json()).data[1];
+
+    const compare = await (await request(`${page}?rev=${first.id}`, { headers: { Cookie: editorCookie } })).text();
+    expect(compare).toContain("<del>сході</del>");
+    expect(compare).toContain("<ins>заході</ins>");
+    expect(compare).toContain("Відновити цю версію");
+
+    const post = (fields: Record<string, string>) => request(page, { method: "POST", headers: { Cookie: editorCookie }, body: new URLSearchParams(fields) });
+    // Step one: the question, nothing saved.
+    const asked = await post({ intent: "restore", rev: String(first.id), version: "2" });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toMatch(/role="alertdialog"[\s\S]*Відновити версію/);
+    expect((await (await send("GET", `/api/articles/${a.id}`, editor)).json()).content).toBe("Сонце сходить на заході");
+    // A stale version: 409 with the conflict message, nothing saved.
+    const stale = await post({ intent: "restore", rev: String(first.id), version: "1", confirmed: "1" });
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain("Статтю вже змінив(ла)");
+    expect((await (await send("GET", `/api/articles/${a.id}`, editor)).json()).version).toBe(2);
+    // Confirmed: saved as a new version, back to the editor with a message.
+    const done = await post({ intent: "restore", rev: String(first.id), version: "2", confirmed: "1" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe(`/admin/articles/edit/${a.id}`);
+    expect(await (await send("GET", `/api/articles/${a.id}`, editor)).json()).toMatchObject({ content: "Сонце сходить на сході", version: 3 });
+    expect(await revisionCount(a.id)).toBe(3);
+
+    // The preview link button without JavaScript posts here.
+    const link = await post({ intent: "preview-link" });
+    expect(link.status).toBe(200);
+    expect(await link.text()).toMatch(/\/preview\/[A-Za-z0-9_-]{43}/);
+    expect((await post({ intent: "preview-revoke" })).status).toBe(200);
+    expect((await post({ intent: "nonsense" })).status).toBe(400);
+
+    // Someone who may not edit the article sees neither the page nor its actions.
+    const robCookie = await cookieFor((await db.selectFrom("users").select("id").where("username", "=", "rob").executeTakeFirstOrThrow()).id);
+    expect((await request(page, { headers: { Cookie: robCookie } })).status).toBe(403);
+    const refused = await request(page, {
+      method: "POST",
+      headers: { Cookie: robCookie },
+      body: new URLSearchParams({ intent: "restore", rev: String(first.id), confirmed: "1" }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await request(`/admin/articles/edit/no-such/history`, { headers: { Cookie: editorCookie } })).status).toBe(404);
+    expect((await request(`${page}?rev=99999999`, { headers: { Cookie: editorCookie } })).status).toBe(200);
+  });
 });

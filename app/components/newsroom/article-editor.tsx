@@ -1,5 +1,5 @@
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
 import type { EditorValues } from "~/services/article-form.server";
@@ -25,6 +25,8 @@ export interface EditorProps {
   publicUrl: string | null;
   /** Where the browser keeps the unsaved text (per article), restored after a new sign-in. */
   draftKey: string;
+  /** Issue 15: History, preview link (shown under the toolbar). */
+  tools?: ReactNode;
 }
 
 const STATUS_OPTIONS = [
@@ -198,6 +200,7 @@ export function ArticleEditor(props: EditorProps) {
           </a>
         ) : null}
       </div>
+      {props.tools ? <div className="editor-tools">{props.tools}</div> : null}
       <TimedMessage message={message} tone="ok" />
       {errorBanner ? (
         <p className="flash flash-error" role="alert">
