@@ -70,6 +70,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/articles/:id/revisions/:rev": EDITOR_API,
   "/api/articles/:id/revisions/:rev/restore": WRITE_ONLY_API,
   "/api/articles/:id/preview-link": WRITE_ONLY_API,
+  "/api/articles/:id/autosave": EDITOR_API,
   "/preview/:token": { anonymous: 404, reporter: 404, editor: 404, admin: 404 }, // an unknown token
   "/api/articles/slug/:slug": OPEN,
   "/api/categories": STAFF_API,
@@ -112,6 +113,7 @@ function digest(): string {
     ["articles", "id, slug, title, content, status, category_id, featured_image, version"],
     ["article_revisions", "id, article_id"],
     ["preview_links", "article_id"],
+    ["article_autosaves", "article_id, user_id, fields"],
     ["categories", "*"],
     ["users", "id, username, email, role, is_active, password_hash, name, bio"],
     ["media", "id, file_name"],
@@ -281,6 +283,7 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       [`/api/articles/${ids.article}/unpublish`, "POST", {}, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/revisions/${ids.rev}/restore`, "POST", {}, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/preview-link`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/autosave`, "PUT", { fields: { content: "чуже" } }, ["anonymous", "reporter"]],
       [`/api/media/${ids.media}`, "DELETE", undefined, ["anonymous", "reporter"]],
       ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
       ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],

@@ -7,6 +7,7 @@ import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms"
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
+import { ServerAutosave } from "./autosave";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -201,6 +202,14 @@ export function ArticleEditor(props: EditorProps) {
         ) : null}
       </div>
       {props.tools ? <div className="editor-tools">{props.tools}</div> : null}
+      {mode === "edit" && hydrated && !created ? (
+        <ServerAutosave
+          articleId={draftKey}
+          values={v}
+          dirty={saving ? false : dirty}
+          onRestore={(restored) => setV((old) => ({ ...old, ...restored, version: old.version }))}
+        />
+      ) : null}
       <TimedMessage message={message} tone="ok" />
       {errorBanner ? (
         <p className="flash flash-error" role="alert">
