@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { EditorValues } from "~/services/article-form.server";
+import { formatDateTime } from "~/utils/format";
 
 // The editor's server-side autosave (issue 15), with JavaScript: after 30 s of changes the values
 // go to PUT /api/articles/{id}/autosave (one copy per article and user, not a revision). When the
@@ -8,8 +9,6 @@ import type { EditorValues } from "~/services/article-form.server";
 // copy (localStorage, article-editor.tsx) stays beside it for a session that expired mid-edit.
 
 export const AUTOSAVE_AFTER_MS = 30_000;
-
-const at = (iso: string) => new Date(iso).toLocaleString("uk-UA", { timeZone: "Europe/Kyiv", dateStyle: "short", timeStyle: "medium" });
 
 export function ServerAutosave({
   articleId,
@@ -67,7 +66,7 @@ export function ServerAutosave({
     <>
       {offer ? (
         <div className="flash flash-error" role="alert" data-testid="autosave-offer">
-          <p>Є автозбережена версія від {at(offer.saved_at)}, новіша за збережений текст.</p>
+          <p>Є автозбережена версія від {formatDateTime(offer.saved_at)}, новіша за збережений текст.</p>
           <div className="editor-actions">
             <button
               type="button"
@@ -94,7 +93,7 @@ export function ServerAutosave({
       ) : null}
       {savedAt ? (
         <p className="muted small" role="status" data-testid="autosave-status">
-          Автозбережено на сервері о {at(savedAt)}
+          Автозбережено на сервері о {formatDateTime(savedAt)}
         </p>
       ) : null}
     </>

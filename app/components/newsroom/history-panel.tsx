@@ -1,6 +1,7 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { formatDateTime } from "~/utils/format";
 import { RevisionDiff, type VersionFields } from "./revision-diff";
 
 // The editor's History panel (issue 15). Without JavaScript it is a link to the History page
@@ -14,8 +15,6 @@ interface Item {
   title: string;
   summary: string;
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString("uk-UA", { timeZone: "Europe/Kyiv", dateStyle: "short", timeStyle: "short" });
 
 export function HistoryPanel({
   articleId,
@@ -62,7 +61,11 @@ export function HistoryPanel({
     setChosen(body);
   }
   async function restore(id: number, createdAt: string) {
-    if (!window.confirm(`Відновити версію від ${when(createdAt)}? Її текст буде збережено як нову версію статті; незбережені зміни в редакторі буде втрачено.`))
+    if (
+      !window.confirm(
+        `Відновити версію від ${formatDateTime(createdAt)}? Її текст буде збережено як нову версію статті; незбережені зміни в редакторі буде втрачено.`,
+      )
+    )
       return;
     setBusy(true);
     setError(null);
@@ -112,7 +115,7 @@ export function HistoryPanel({
           ) : null}
           {chosen ? (
             <section aria-label="Порівняння">
-              <h4>Версія від {when(chosen.created_at)} порівняно з поточним збереженим текстом</h4>
+              <h4>Версія від {formatDateTime(chosen.created_at)} порівняно з поточним збереженим текстом</h4>
               <RevisionDiff revision={chosen} current={current} categories={categories} />
               <div className="editor-actions">
                 <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void restore(chosen.id, chosen.created_at)}>
@@ -133,7 +136,7 @@ export function HistoryPanel({
               {items.map((r) => (
                 <li key={r.id} className={chosen?.id === r.id ? "revision-item current" : "revision-item"}>
                   <div>
-                    <strong>{when(r.created_at)}</strong> · {r.author ? r.author.name || r.author.username : "невідомий автор"}
+                    <strong>{formatDateTime(r.created_at)}</strong> · {r.author ? r.author.name || r.author.username : "невідомий автор"}
                     <br />
                     <span className="muted small">{r.summary}</span>
                   </div>

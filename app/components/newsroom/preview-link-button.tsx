@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { formatDateTime } from "~/utils/format";
 
 // "Посилання для перегляду" (issue 15): a link that shows the article, as readers would see it,
 // to someone outside the newsroom for 7 days. With JavaScript it calls
@@ -11,8 +12,6 @@ interface Link {
   url: string;
   expires_at: string;
 }
-
-const until = (iso: string) => new Date(iso).toLocaleString("uk-UA", { timeZone: "Europe/Kyiv", dateStyle: "short", timeStyle: "short" });
 
 export function PreviewLinkButton({ articleId }: { articleId: string }) {
   const hydrated = useHydrated();
@@ -71,7 +70,7 @@ export function PreviewLinkResult({ link, onRevoke, articleId }: { link: Link; o
   return (
     <div className="flash flash-ok preview-link-result" role="status">
       <p>
-        Посилання для перегляду (діє до {until(link.expires_at)}):{" "}
+        Посилання для перегляду (діє до {formatDateTime(link.expires_at)}):{" "}
         <a href={link.url} target="_blank" rel="noreferrer" data-testid="preview-url">
           {link.url}
         </a>
