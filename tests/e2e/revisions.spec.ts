@@ -49,6 +49,11 @@ test("text typed and not saved survives a closed browser: autosave after 30 s, o
 });
 
 test("History panel: word diff against the saved text and restore after a dialog", async ({ page }) => {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
   await signIn(page, "editor");
   const { id } = await apiCreate(page, uniqueName("Історія"), "Марс має два супутники.");
   await page.goto(`/admin/articles/edit/${id}`);
@@ -67,6 +72,8 @@ test("History panel: word diff against the saved text and restore after a dialog
   await expect(field(page, "Вміст (Markdown)")).toHaveValue("Марс має два супутники.");
   const list = await (await page.request.get(`/api/articles/${id}/revisions`)).json();
   expect(list.total).toBe(3);
+  // No hydration or CSP errors on the editor with its new tools.
+  expect(problems).toEqual([]);
 });
 
 test("preview link: the draft opens for someone outside the newsroom until it is revoked", async ({ page, browser }) => {

@@ -71,6 +71,11 @@ describe("article revisions", () => {
     expect(put.status).toBe(200);
     // A status change alone is not a kept field.
     expect((await send("POST", `/api/articles/${created.id}/publish`, editor, {})).status).toBe(200);
+    // A refused save (a taken slug, a stale version) rolls back with its revision.
+    const taken = await (await send("POST", "/api/articles/", editor, { title: "Зайнятий", content: "т", category_id: science })).json();
+    expect((await send("PUT", `/api/articles/${created.id}`, editor, { ...same, title: "Інший", slug: taken.slug })).status).toBe(409);
+    expect((await send("PUT", `/api/articles/${created.id}`, editor, { ...same, title: "Інший", version: 1 })).status).toBe(409);
+    expect(await revisionCount(created.id)).toBe(2);
     const list = await (await send("GET", `/api/articles/${created.id}/revisions`, editor)).json();
     expect(list).toMatchObject({ total: 2, skip: 0, limit: 20 });
     expect(list.data[0]).toMatchObject({ title: "Другий заголовок", summary: "Змінено: заголовок, вміст", author: { username: "eddie", name: "Ім'я eddie" } });
