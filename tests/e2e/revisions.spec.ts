@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, signIn, test, uniqueName } from "./fixtures";
 
@@ -16,6 +17,12 @@ async function apiCreate(page: Page, title: string, content = "Перший ва
   });
   expect(res.status()).toBe(201);
   return (await res.json()) as { id: string; slug: string; category_id: string };
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 test("text typed and not saved survives a closed browser: autosave after 30 s, offered on another device", async ({ page, browser }) => {
@@ -67,6 +74,7 @@ test("History panel: word diff against the saved text and restore after a dialog
   await panel.getByRole("button", { name: "Порівняти" }).last().click();
   await expect(panel.locator(".revision-diff-text del")).toContainText(["два"]);
   await expect(panel.locator(".revision-diff-text ins")).toContainText(["три"]);
+  await expectNoSeriousAxeViolations(page);
   page.once("dialog", (dialog) => void dialog.accept());
   await panel.getByRole("button", { name: "Відновити цю версію" }).click();
   await expect(field(page, "Вміст (Markdown)")).toHaveValue("Марс має два супутники.");
