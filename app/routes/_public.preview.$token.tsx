@@ -10,7 +10,8 @@ import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 // (PRIVATE_PUBLIC_PATHS in app/services/public-middleware.server.ts) and the view counter counts
 // only /, /search, /article/* and /category/*. An unknown, expired or revoked token is one 404.
 
-const PREVIEW_HEADERS = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" };
+// no-referrer: the token never travels in a Referer, not even to this site's own pages.
+const PREVIEW_HEADERS = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "no-referrer" };
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = await previewArticleId({ token: params.token ?? "" });

@@ -78,6 +78,8 @@ describe("preview links (production server)", () => {
       expect(page.headers.get("x-cache")).not.toBe("HIT");
       expect(page.headers.get("cache-control")).toBe("private, no-store");
       expect(page.headers.get("x-robots-tag")).toContain("noindex");
+      // Browsers apply the last policy of the list (helmet's default comes first).
+      expect(page.headers.get("referrer-policy")?.split(",").pop()?.trim()).toBe("no-referrer");
       const html = await page.text();
       expect(html).toContain("Таємна чернетка про квазари");
       expect(html).toContain("Чернетка: Таємна чернетка про квазари");
