@@ -135,6 +135,35 @@ export interface ArticlesFtsTable {
   tags: string;
 }
 
+/** Issue 15: one row per save that changed a kept field (newest 100 per article). */
+export interface ArticleRevisionsTable {
+  id: Generated<number>;
+  article_id: string;
+  author_id: string | null;
+  created_at: Timestamp;
+  title: string;
+  summary: string;
+  /** JSON of the kept fields (app/models/article-revision.server.ts `KeptFields`). */
+  fields: string;
+}
+
+/** Issue 15: the editor's server-side autosave copy, one per article and user. */
+export interface ArticleAutosavesTable {
+  article_id: string;
+  user_id: string;
+  saved_at: Timestamp;
+  fields: string;
+}
+
+/** Issue 15: preview links; only the token's SHA-256 is stored. */
+export interface PreviewLinksTable {
+  token_hash: string;
+  article_id: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -149,6 +178,9 @@ export interface Database {
   media: MediaTable;
   login_attempts: LoginAttemptsTable;
   articles_fts: ArticlesFtsTable;
+  article_revisions: ArticleRevisionsTable;
+  article_autosaves: ArticleAutosavesTable;
+  preview_links: PreviewLinksTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -7,9 +7,11 @@ import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
+import { clearAutosave } from "./article-autosave.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
+import { keptFields, recordRevision } from "./article-revision.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -195,6 +197,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       featuredImageCaption: input.featured_image_caption,
       tags: input.tags,
     });
+    await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
   invalidateArticleChange(after);
@@ -245,6 +248,7 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
       // The article answers on its new slug directly now.
       await trx.deleteFrom("slug_redirects").where("old_slug", "=", slug).execute();
     }
+    const kept = await keptFields(trx, id); // issue 15: compared after the write
     const now = new Date().toISOString();
     await trx
       .updateTable("articles")
@@ -270,6 +274,8 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
+    await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
+    await clearAutosave({ articleId: id, userId: actor.id }, trx); // issue 15: saved for real
     return [before, await publicFootprint(trx, id)];
   }).catch(discardImagesAndRethrow(prepared));
   invalidateArticleChange(...footprints);

@@ -119,7 +119,26 @@ export async function listCategoryCards({ categoryId, page, perPage }: { categor
  * slug is an old one of a published article (answered with a 301), or undefined.
  */
 export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
-  const article = await cardQuery()
+  const article = await articlePageQuery(cardQuery()).where(bySlugOrId(slugOrId)).executeTakeFirst();
+  if (!article) {
+    const moved = await findRedirectedArticle(slugOrId);
+    return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
+  }
+  return { article: toPublicArticle(article) };
+}
+
+/**
+ * Any article by id, whatever its status, as its public page would show it: what a preview link
+ * (issue 15, preview-link.server.ts) shows someone outside the newsroom. Undefined when unknown.
+ */
+export async function getArticlePageById({ id }: { id: string }) {
+  const article = await articlePageQuery(articleRows()).where("articles.id", "=", id).executeTakeFirst();
+  return article ? toPublicArticle(article) : undefined;
+}
+
+/** The shared selection plus what the article page shows beyond a card. */
+function articlePageQuery(base: ReturnType<typeof articleRows>) {
+  return base
     .select([
       "articles.content_html",
       "articles.seo_title",
@@ -130,44 +149,41 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
       "articles.featured_image_alt",
       "articles.featured_image_caption",
     ])
-    .select(tagNames)
-    .where(bySlugOrId(slugOrId))
-    .executeTakeFirst();
-  if (!article) {
-    const moved = await findRedirectedArticle(slugOrId);
-    return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
-  }
+    .select(tagNames);
+}
+
+type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
+
+/** The page's fields only: the shared selection's ids and status stay out of the page's data. */
+function toPublicArticle(article: ArticlePageRow) {
   return {
-    // The page's fields only: the shared selection's ids and status stay out of the page's data.
-    article: {
-      id: article.id,
-      slug: article.slug,
-      title: article.title || "No title",
-      subtitle: article.subtitle,
-      content_html: article.content_html,
-      published_at: article.published_at,
-      updated_at: article.updated_at,
-      views: Number(article.views ?? 0),
-      featured_image: article.featured_image,
-      seo_title: article.seo_title,
-      seo_description: article.seo_description,
-      meta_keywords: article.meta_keywords,
-      og_image: article.og_image,
-      canonical_url: article.canonical_url,
-      category_name: article.category_name,
-      category_slug: article.category_slug,
-      author_name: article.author_name,
-      author_username: article.author_username,
-      author: article.author_name || article.author_username || "Science Admin",
-      image: article.featured_image || null,
-      category_id: article.category_id,
-      published_time: article.published_at ? formatPublicDateTime(article.published_at) : null,
-      reading_minutes: readingMinutes(article.content_html ?? ""),
-      image_alt: article.featured_image_alt,
-      image_caption: article.featured_image_caption,
-      time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
-      tags: parseTagNames(article.tags),
-    },
+    id: article.id,
+    slug: article.slug,
+    title: article.title || "No title",
+    subtitle: article.subtitle,
+    content_html: article.content_html,
+    published_at: article.published_at,
+    updated_at: article.updated_at,
+    views: Number(article.views ?? 0),
+    featured_image: article.featured_image,
+    seo_title: article.seo_title,
+    seo_description: article.seo_description,
+    meta_keywords: article.meta_keywords,
+    og_image: article.og_image,
+    canonical_url: article.canonical_url,
+    category_name: article.category_name,
+    category_slug: article.category_slug,
+    author_name: article.author_name,
+    author_username: article.author_username,
+    author: article.author_name || article.author_username || "Science Admin",
+    image: article.featured_image || null,
+    category_id: article.category_id,
+    published_time: article.published_at ? formatPublicDateTime(article.published_at) : null,
+    reading_minutes: readingMinutes(article.content_html ?? ""),
+    image_alt: article.featured_image_alt,
+    image_caption: article.featured_image_caption,
+    time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
+    tags: parseTagNames(article.tags),
   };
 }
 
@@ -211,7 +227,7 @@ export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: s
   return [...rows, ...newest].map(toCard);
 }
 
-export type PublicArticle = NonNullable<Extract<Awaited<ReturnType<typeof getPublicArticle>>, { article: unknown }>>["article"];
+export type PublicArticle = ReturnType<typeof toPublicArticle>;
 
 /** The newest published articles for the RSS feed (with their summary text). */
 export async function listFeedArticles({ limit }: { limit: number }) {

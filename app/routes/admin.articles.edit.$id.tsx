@@ -3,6 +3,8 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError
 import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { HistoryPanel } from "~/components/newsroom/history-panel";
+import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
@@ -74,6 +76,28 @@ export default function EditArticle() {
       flash={flash}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+      tools={
+        <>
+          <HistoryPanel
+            articleId={article.id}
+            version={article.version}
+            categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
+            current={{
+              title: values.title,
+              subtitle: values.subtitle || null,
+              content: values.content,
+              tags: values.tags ? values.tags.split(", ") : [],
+              category_id: values.category_id || null,
+              seo_title: values.seo_title || null,
+              seo_description: values.seo_description || null,
+              featured_image: values.featured_image || null,
+              featured_image_alt: values.featured_image_alt || null,
+              featured_image_caption: values.featured_image_caption || null,
+            }}
+          />
+          <PreviewLinkButton articleId={article.id} />
+        </>
+      }
     />
   );
 }

@@ -13,10 +13,15 @@ const NEVER_PUBLIC = /^\/(admin|api|build|media|healthz)(\/|$)/;
 // The public JSON and XML under /api (SPEC §7, DESIGN §8): the same for every reader.
 const PUBLIC_API = /^\/api\/(homepage\/public|articles\/slug\/[^/]+|seo\/sitemap\.xml)\/?$/;
 
+// Public pages that are private to whoever holds the link: never stored, replayed or shared,
+// whoever asks (issue 15: preview links send `Cache-Control: private, no-store` and
+// `X-Robots-Tag: noindex` themselves). Any page store must keep this exclusion.
+export const PRIVATE_PUBLIC_PATHS = /^\/preview(\/|\.data$|$)/;
+
 /** What kind of public response a path gives, or undefined when it is never cached. */
 export function publicKind(pathname: string): Kind | undefined {
   if (PUBLIC_API.test(pathname)) return pathname.endsWith(".xml") ? "feed" : "json";
-  if (NEVER_PUBLIC.test(pathname)) return undefined;
+  if (NEVER_PUBLIC.test(pathname) || PRIVATE_PUBLIC_PATHS.test(pathname)) return undefined;
   if (/\.(xml|txt)$/.test(pathname)) return "feed";
   // Single-fetch data of a public page (client-side navigation): the same content as JSON.
   if (pathname.endsWith(".data")) return "json";

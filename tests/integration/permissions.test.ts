@@ -47,6 +47,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/articles/new": STAFF_SCREEN,
   // Someone else's published article: a reporter edits only their own drafts.
   "/admin/articles/edit/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
+  "/admin/articles/edit/:id/history": { anonymous: "login", reporter: 403, editor: 200, admin: 200 }, // issue 15
   "/admin/categories": STAFF_SCREEN, // reporters read them
   "/admin/media": STAFF_SCREEN, // reporters upload and delete their own
   "/admin/homepage": EDITOR_SCREEN,
@@ -64,6 +65,13 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/articles/:id": STAFF_API,
   "/api/articles/:id/publish": WRITE_ONLY_API,
   "/api/articles/:id/unpublish": WRITE_ONLY_API,
+  // Issue 15: who may edit the article (someone else's published one: not a reporter).
+  "/api/articles/:id/revisions": EDITOR_API,
+  "/api/articles/:id/revisions/:rev": EDITOR_API,
+  "/api/articles/:id/revisions/:rev/restore": WRITE_ONLY_API,
+  "/api/articles/:id/preview-link": WRITE_ONLY_API,
+  "/api/articles/:id/autosave": EDITOR_API,
+  "/preview/:token": { anonymous: 404, reporter: 404, editor: 404, admin: 404 }, // an unknown token
   "/api/articles/slug/:slug": OPEN,
   "/api/categories": STAFF_API,
   "/api/categories/admin": STAFF_API,
@@ -103,6 +111,9 @@ function digest(): string {
   const hash = createHash("sha256");
   for (const [table, columns] of [
     ["articles", "id, slug, title, content, status, category_id, featured_image, version"],
+    ["article_revisions", "id, article_id"],
+    ["preview_links", "article_id"],
+    ["article_autosaves", "article_id, user_id, fields"],
     ["categories", "*"],
     ["users", "id, username, email, role, is_active, password_hash, name, bio"],
     ["media", "id, file_name"],
@@ -126,7 +137,9 @@ const fill = (route: string) =>
     .replace("/api/users/:id", `/api/users/${ids.user}`)
     .replace("/article/:slug", `/article/${ids.slug}`)
     .replace("/api/articles/slug/:slug", `/api/articles/slug/${ids.slug}`)
-    .replace("/category/:slug", `/category/${ids.categorySlug}`);
+    .replace("/category/:slug", `/category/${ids.categorySlug}`)
+    .replace("/revisions/:rev", `/revisions/${ids.rev}`)
+    .replace("/preview/:token", "/preview/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
 function send(role: Role, method: string, path: string, body?: unknown) {
   const api = path.startsWith("/api/");
@@ -191,6 +204,17 @@ beforeAll(async () => {
   const stored = await fetch(`${server.url}/api/media/`, { method: "POST", headers: { Authorization: `Bearer ${who.editor.bearer}` }, body: upload });
   expect(stored.status, await stored.clone().text()).toBe(201);
   ids.media = rows<{ id: string }>("select id from media limit 1")[0].id;
+  // A save by the editor, so the article has revisions (issue 15) for /revisions/:rev.
+  const current = await (await send("editor", "GET", `/api/articles/${ids.article}`)).json();
+  const saved = await send("editor", "PUT", `/api/articles/${ids.article}`, {
+    title: current.title,
+    content: `${current.content}\n\nДоповнення.`,
+    category_id: current.category_id,
+    tags: current.tags,
+    status: current.status,
+  });
+  expect(saved.status, await saved.clone().text()).toBe(200);
+  ids.rev = String(rows<{ id: number }>("select max(id) as id from article_revisions")[0].id);
 }, 120_000);
 
 afterAll(async () => {
@@ -257,6 +281,9 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       [`/api/articles/${ids.article}`, "PUT", { title: "Чуже", content: "x", category_id: ids.category, status: "draft" }, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}`, "DELETE", undefined, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/unpublish`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/revisions/${ids.rev}/restore`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/preview-link`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/autosave`, "PUT", { fields: { content: "чуже" } }, ["anonymous", "reporter"]],
       [`/api/media/${ids.media}`, "DELETE", undefined, ["anonymous", "reporter"]],
       ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
       ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],
@@ -272,6 +299,8 @@ describe("permissions (DESIGN §5): every route as every role", () => {
         ["anonymous", "reporter"],
       ],
       ["/admin/media", "POST", { intent: "delete", ids: ids.media }, ["anonymous", "reporter"]],
+      [`/admin/articles/edit/${ids.article}/history`, "POST", { intent: "restore", rev: ids.rev, confirmed: "1" }, ["anonymous", "reporter"]],
+      [`/admin/articles/edit/${ids.article}/history`, "POST", { intent: "preview-link" }, ["anonymous", "reporter"]],
     ];
     const wrong: string[] = [];
     for (const [path, method, body, refused] of writes) {

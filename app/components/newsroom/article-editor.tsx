@@ -1,5 +1,5 @@
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
 import type { EditorValues } from "~/services/article-form.server";
@@ -7,6 +7,7 @@ import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms"
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
+import { ServerAutosave } from "./autosave";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -25,6 +26,8 @@ export interface EditorProps {
   publicUrl: string | null;
   /** Where the browser keeps the unsaved text (per article), restored after a new sign-in. */
   draftKey: string;
+  /** Issue 15: History, preview link (shown under the toolbar). */
+  tools?: ReactNode;
 }
 
 const STATUS_OPTIONS = [
@@ -198,6 +201,15 @@ export function ArticleEditor(props: EditorProps) {
           </a>
         ) : null}
       </div>
+      {props.tools ? <div className="editor-tools">{props.tools}</div> : null}
+      {mode === "edit" && hydrated && !created ? (
+        <ServerAutosave
+          articleId={draftKey}
+          values={v}
+          dirty={saving ? false : dirty}
+          onRestore={(restored) => setV((old) => ({ ...old, ...restored, version: old.version }))}
+        />
+      ) : null}
       <TimedMessage message={message} tone="ok" />
       {errorBanner ? (
         <p className="flash flash-error" role="alert">

@@ -1,0 +1,159 @@
+import { Link, useRevalidator } from "@remix-run/react";
+import { useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { formatDateTime } from "~/utils/format";
+import { RevisionDiff, type VersionFields } from "./revision-diff";
+
+// The editor's History panel (issue 15). Without JavaScript it is a link to the History page
+// (/admin/articles/edit/{id}/history); with it, the panel lists the revisions from the API,
+// compares one word by word with the saved text and restores it after a confirmation dialog.
+
+interface Item {
+  id: number;
+  created_at: string;
+  author: { username: string; name: string | null } | null;
+  title: string;
+  summary: string;
+}
+
+export function HistoryPanel({
+  articleId,
+  version,
+  current,
+  categories,
+}: {
+  articleId: string;
+  version: number;
+  current: VersionFields;
+  categories: Record<string, string>;
+}) {
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const [open, setOpen] = useState(false);
+  const [items, setItems] = useState<Item[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [chosen, setChosen] = useState<(VersionFields & { id: number; created_at: string }) | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pageUrl = `/admin/articles/edit/${articleId}/history`;
+
+  if (!hydrated) {
+    return (
+      <Link to={pageUrl} className="button button-secondary button-small">
+        Історія змін
+      </Link>
+    );
+  }
+
+  async function load(skip = 0) {
+    setError(null);
+    const res = await fetch(`/api/articles/${articleId}/revisions?limit=20&skip=${skip}`, { credentials: "same-origin" });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) return setError(body?.detail ?? "Не вдалося завантажити історію");
+    setItems((old) => (skip && old ? [...old, ...body.data] : body.data));
+    setTotal(body.total);
+  }
+  async function compare(id: number) {
+    setError(null);
+    const res = await fetch(`/api/articles/${articleId}/revisions/${id}`, { credentials: "same-origin" });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) return setError(body?.detail ?? "Не вдалося завантажити версію");
+    setChosen(body);
+  }
+  async function restore(id: number, createdAt: string) {
+    if (
+      !window.confirm(
+        `Відновити версію від ${formatDateTime(createdAt)}? Її текст буде збережено як нову версію статті; незбережені зміни в редакторі буде втрачено.`,
+      )
+    )
+      return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/articles/${articleId}/revisions/${id}/restore`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ version }),
+      });
+      const body = await res.json().catch(() => null);
+      if (!res.ok) return setError(body?.detail ?? "Не вдалося відновити версію");
+      setOpen(false);
+      setChosen(null);
+      revalidator.revalidate();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        aria-expanded={open}
+        aria-controls="history-panel"
+        onClick={() => {
+          setOpen(!open);
+          if (!open) void load();
+        }}
+      >
+        Історія змін
+      </button>
+      {open ? (
+        <div id="history-panel" className="admin-card history-panel" role="region" aria-label="Історія змін">
+          <div className="toolbar">
+            <h3>Історія змін</h3>
+            <Link to={pageUrl} className="muted small">
+              Окрема сторінка історії
+            </Link>
+          </div>
+          {error ? (
+            <p className="flash flash-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {chosen ? (
+            <section aria-label="Порівняння">
+              <h4>Версія від {formatDateTime(chosen.created_at)} порівняно з поточним збереженим текстом</h4>
+              <RevisionDiff revision={chosen} current={current} categories={categories} />
+              <div className="editor-actions">
+                <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void restore(chosen.id, chosen.created_at)}>
+                  Відновити цю версію
+                </button>
+                <button type="button" className="button button-secondary button-small" onClick={() => setChosen(null)}>
+                  Закрити порівняння
+                </button>
+              </div>
+            </section>
+          ) : null}
+          {items === null ? (
+            <p className="muted">Завантаження…</p>
+          ) : items.length === 0 ? (
+            <p className="muted">Історії ще немає.</p>
+          ) : (
+            <ol className="revision-list">
+              {items.map((r) => (
+                <li key={r.id} className={chosen?.id === r.id ? "revision-item current" : "revision-item"}>
+                  <div>
+                    <strong>{formatDateTime(r.created_at)}</strong> · {r.author ? r.author.name || r.author.username : "невідомий автор"}
+                    <br />
+                    <span className="muted small">{r.summary}</span>
+                  </div>
+                  <button type="button" className="button button-secondary button-small" onClick={() => void compare(r.id)}>
+                    Порівняти
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
+          {items && items.length < total ? (
+            <button type="button" className="button button-secondary button-small" onClick={() => void load(items.length)}>
+              Показати старіші
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import type { User } from "../../db/schema";
+import { getRevision, listRevisions } from "../models/article-revision.server";
+import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
+import { getCategoryById } from "../models/category.server";
+import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
+import { DomainError } from "../utils/errors";
+import { getBaseUrl } from "./public-site.server";
+
+// Issue 15: the editor's history (GET/POST /api/articles/{id}/revisions..., the History page and
+// panel). Only those who may edit an article read or restore its revisions; a restore is a normal
+// save through updateArticle, so permissions, the version rule, sanitising, the new revision and
+// the page-cache invalidation all happen once, there.
+
+type Actor = Pick<User, "id" | "role">;
+
+/** The article, when actor may edit it: 404 unknown, 403 not theirs to edit. */
+export async function requireEditableArticle(actor: Actor, articleId: string): Promise<ArticleView> {
+  const article = await getArticleById({ id: articleId });
+  if (!article) throw new DomainError(404, "Статтю не знайдено");
+  if (!canEditArticle(actor, article)) throw new DomainError(403, "Недостатньо прав для цієї статті");
+  return article;
+}
+
+export async function articleRevisions({ actor, articleId, skip, limit }: { actor: Actor; articleId: string; skip: number; limit: number }) {
+  await requireEditableArticle(actor, articleId);
+  return listRevisions({ articleId, skip, limit });
+}
+
+export async function articleRevision({ actor, articleId, revisionId }: { actor: Actor; articleId: string; revisionId: number }) {
+  await requireEditableArticle(actor, articleId);
+  return getRevision({ articleId, revisionId });
+}
+
+/**
+ * Saves a revision's fields as the article's new version, keeping its status and slug. With
+ * `version`, a save based on an older version is refused (409), as for any save.
+ */
+export async function restoreRevision({ actor, articleId, revisionId, version }: { actor: Actor; articleId: string; revisionId: number; version?: number }) {
+  const article = await requireEditableArticle(actor, articleId);
+  const rev = await getRevision({ articleId, revisionId });
+  return updateArticle({
+    actor,
+    id: articleId,
+    input: {
+      title: rev.title,
+      subtitle: rev.subtitle,
+      content: rev.content,
+      tags: rev.tags,
+      // A category deleted since keeps the article where it is now.
+      category_id: rev.category_id && (await getCategoryById({ id: rev.category_id })) ? rev.category_id : (article.category_id ?? ""),
+      seo_title: rev.seo_title,
+      seo_description: rev.seo_description,
+      featured_image: rev.featured_image,
+      featured_image_alt: rev.featured_image_alt,
+      featured_image_caption: rev.featured_image_caption,
+      status: article.status,
+      slug: undefined,
+      version,
+    },
+  });
+}
+
+/**
+ * POST /api/articles/{id}/preview-link and the editor's button (issue 15): a new link valid 7 days,
+ * replacing the previous one, or with `revoke` the end of the article's link.
+ */
+export async function articlePreviewLink({ actor, articleId, revoke }: { actor: Actor; articleId: string; revoke?: boolean }) {
+  const article = await requireEditableArticle(actor, articleId);
+  if (revoke) {
+    await revokePreviewLink({ articleId: article.id });
+    return { url: null, expires_at: null, revoked: true as const };
+  }
+  const link = await createPreviewLink({ articleId: article.id, actorId: actor.id });
+  return { url: `${await getBaseUrl()}/preview/${link.token}`, expires_at: link.expires_at };
+}
