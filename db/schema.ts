@@ -135,6 +135,16 @@ export interface ArticlesFtsTable {
   tags: string;
 }
 
+/** The editorial desk's notes (issue 14): a submit's note and a return's note, who and when. */
+export interface ArticleDeskNotesTable {
+  id: Generated<number>;
+  article_id: string;
+  kind: "submit" | "return";
+  note: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -149,6 +159,7 @@ export interface Database {
   media: MediaTable;
   login_attempts: LoginAttemptsTable;
   articles_fts: ArticlesFtsTable;
+  article_desk_notes: ArticleDeskNotesTable;
 }
 
 export type User = Selectable<UsersTable>;
