@@ -55,7 +55,10 @@ async function requireArticle(trx: DB, id: string) {
   return row;
 }
 
-async function setStatus(trx: DB, { actor, id, status, publishedAt }: { actor: Actor; id: string; status: "draft" | "review" | "scheduled"; publishedAt?: string }) {
+async function setStatus(
+  trx: DB,
+  { actor, id, status, publishedAt }: { actor: Actor; id: string; status: "draft" | "review" | "scheduled"; publishedAt?: string },
+) {
   const now = new Date().toISOString();
   await trx
     .updateTable("articles")
@@ -224,16 +227,15 @@ export async function getDeskOverview({ limit = 10 } = {}) {
       .orderBy("submitted_at", "asc")
       .limit(limit)
       .execute(),
-    db
-      .selectFrom("articles")
-      .select(["id", "title", "published_at"])
-      .where("status", "=", "scheduled")
-      .orderBy("published_at", "asc")
-      .limit(limit)
-      .execute(),
+    db.selectFrom("articles").select(["id", "title", "published_at"]).where("status", "=", "scheduled").orderBy("published_at", "asc").limit(limit).execute(),
   ]);
   return {
-    review: review.map((r) => ({ id: r.id, title: r.title, author: r.author_name || r.author_username || null, submitted_at: (r.submitted_at as string | null) ?? null })),
+    review: review.map((r) => ({
+      id: r.id,
+      title: r.title,
+      author: r.author_name || r.author_username || null,
+      submitted_at: (r.submitted_at as string | null) ?? null,
+    })),
     scheduled: scheduled.map((r) => ({ id: r.id, title: r.title, publish_at: r.published_at })),
   };
 }

@@ -3,12 +3,15 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError
 import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
+import { latestDeskNote } from "~/models/article-desk.server";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
+import { isoToKyivLocal } from "~/utils/dates";
 
 const TITLE = "Редагування статті";
 
@@ -42,7 +45,7 @@ async function requireEditableArticle(request: Request, id: string) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, article } = await requireEditableArticle(request, params.id ?? "");
-  const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
+  const [{ categories }, { flash, headers }, note] = await Promise.all([listCategories(), takeFlash(request), latestDeskNote({ id: article.id })]);
   return data(
     {
       article: { id: article.id, slug: article.slug, status: article.status, version: article.version },
@@ -50,6 +53,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
       canPublish: user.role !== "reporter",
       flash,
+      // The editorial desk (issue 14): desk-panel.tsx.
+      desk: {
+        article: { id: article.id, status: article.status, published_at: article.published_at },
+        note,
+        isAuthor: article.author?.id === user.id,
+        minLocal: isoToKyivLocal(new Date().toISOString()),
+      },
     },
     { headers },
   );
@@ -61,20 +71,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor
-      key={`${article.id}-${article.version}`}
-      mode="edit"
-      saved={values}
-      result={result}
-      categories={categories}
-      canPublish={canPublish}
-      flash={flash}
-      draftKey={article.id}
-      publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
-    />
+    <>
+      <DeskNotice article={desk.article} note={desk.note} />
+      <ArticleEditor
+        key={`${article.id}-${article.version}`}
+        mode="edit"
+        saved={values}
+        result={result}
+        categories={categories}
+        canPublish={canPublish}
+        flash={flash}
+        draftKey={article.id}
+        publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+      />
+      <DeskPanel {...desk} canPublish={canPublish} />
+    </>
   );
 }
 
