@@ -47,6 +47,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/articles/new": STAFF_SCREEN,
   // Someone else's published article: a reporter edits only their own drafts.
   "/admin/articles/edit/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
+  // The editorial desk's page (issue 14): who may open the editor.
+  "/admin/articles/desk/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
   "/admin/categories": STAFF_SCREEN, // reporters read them
   "/admin/media": STAFF_SCREEN, // reporters upload and delete their own
   "/admin/homepage": EDITOR_SCREEN,
@@ -64,6 +66,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/articles/:id": STAFF_API,
   "/api/articles/:id/publish": WRITE_ONLY_API,
   "/api/articles/:id/unpublish": WRITE_ONLY_API,
+  "/api/articles/:id/submit": WRITE_ONLY_API,
+  "/api/articles/:id/return": WRITE_ONLY_API,
   "/api/articles/slug/:slug": OPEN,
   "/api/categories": STAFF_API,
   "/api/categories/admin": STAFF_API,
@@ -121,6 +125,7 @@ const fill = (route: string) =>
     .replace("/api/articles/:id", `/api/articles/${ids.article}`)
     .replace("/api/analytics/articles/:id", `/api/analytics/articles/${ids.article}`)
     .replace("/admin/articles/edit/:id", `/admin/articles/edit/${ids.article}`)
+    .replace("/admin/articles/desk/:id", `/admin/articles/desk/${ids.article}`)
     .replace("/api/categories/:id", `/api/categories/${ids.category}`)
     .replace("/api/media/:id", `/api/media/${ids.media}`)
     .replace("/api/users/:id", `/api/users/${ids.user}`)
@@ -257,6 +262,11 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       [`/api/articles/${ids.article}`, "PUT", { title: "Чуже", content: "x", category_id: ids.category, status: "draft" }, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}`, "DELETE", undefined, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/unpublish`, "POST", {}, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/publish`, "POST", { publish_at: "2099-01-01T09:00:00+02:00" }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/submit`, "POST", { note: "не моя" }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/return`, "POST", { note: "x" }, ["anonymous", "reporter"]],
+      [`/admin/articles/desk/${ids.article}`, "POST", { intent: "schedule", publish_at_local: "2099-01-01T09:00" }, ["anonymous", "reporter"]],
+      [`/admin/articles/desk/${ids.article}`, "POST", { intent: "submit", note: "" }, ["anonymous", "reporter"]],
       [`/api/media/${ids.media}`, "DELETE", undefined, ["anonymous", "reporter"]],
       ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
       ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/ui/field";
-import type { FieldErrors, FormValues } from "~/utils/forms";
 import { formatDateTime } from "~/utils/format";
+import type { FieldErrors, FormValues } from "~/utils/forms";
 import { STATUS_LABELS, type ArticleStatus } from "~/utils/newsroom-rules";
 
 // The editorial desk in the editor (issue 14, DESIGN §11): the editor's note to the author, the
