@@ -12,11 +12,13 @@ import { redirectWithFlash } from "./flash.server";
 // The desk's forms posted without JavaScript (admin.articles.desk.$id.tsx, issue 14): the same
 // domain functions as the JSON calls; success goes back to the editor with a flash message.
 
-export const DESK_INTENTS = ["submit", "return", "publish_now", "schedule", "unschedule"] as const;
+export const DESK_INTENTS = ["submit", "return", "schedule", "unschedule"] as const;
 
 const DeskFormSchema = z.object({
   note: z.string().max(NOTE_MAX, DESK_TEXT.noteTooLong).optional(),
   publish_at_local: z.string().max(40, DESK_TEXT.timeLocalMalformed).optional(),
+  // "Коли опублікувати": now, or at the time in the field (the default).
+  when: z.enum(["now", "at"]).default("at"),
 });
 
 export async function handleDeskAction({ request, actor, id }: { request: Request; actor: User; id: string }) {
@@ -30,8 +32,8 @@ export async function handleDeskAction({ request, actor, id }: { request: Reques
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
   const parsed = parseForm(DeskFormSchema, form);
   if (!parsed.ok) return formFailure(parsed, 422);
-  const { note = "", publish_at_local: local = "" } = parsed.data;
-  const values = { note, publish_at_local: local };
+  const { note = "", publish_at_local: local = "", when } = parsed.data;
+  const values = { note, publish_at_local: local, when };
   const editor = `/admin/articles/edit/${id}`;
   try {
     if (intent === "submit") {
@@ -42,7 +44,7 @@ export async function handleDeskAction({ request, actor, id }: { request: Reques
       await returnArticle({ actor, id, note });
       return redirectWithFlash(request, editor, "Статтю повернуто автору");
     }
-    if (intent === "publish_now") {
+    if (intent === "schedule" && when === "now") {
       await publishArticle({ actor, id });
       return redirectWithFlash(request, editor, "Статтю успішно опубліковано");
     }

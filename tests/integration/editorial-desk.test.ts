@@ -261,6 +261,10 @@ describe("the desk's plain form posts (no JavaScript)", () => {
 
     expect((await desk("editor", a.id, { intent: "unschedule" })).status).toBe(302);
     expect(row(a.id)).toMatchObject({ status: "draft" });
+    // "Коли опублікувати: Зараз" publishes at once.
+    expect((await desk("reporter", a.id, { intent: "schedule", when: "now" })).status).toBe(403);
+    expect((await desk("editor", a.id, { intent: "schedule", when: "now" })).status).toBe(302);
+    expect(row(a.id).status).toBe("published");
     expect((await desk("editor", a.id, { intent: "nonsense" })).status).toBe(400);
   });
 

@@ -26,7 +26,7 @@ export interface DeskPanelProps {
 export function DeskNotice({ article, note }: Pick<DeskPanelProps, "article" | "note">) {
   if (note?.kind === "return" && article.status === "draft") {
     return (
-      <div className="desk-notice desk-returned" role="status">
+      <div className="desk-notice desk-returned" role="note">
         <strong>Редактор повернув статтю на доопрацювання</strong>
         <span className="muted small">
           {" "}
@@ -38,7 +38,7 @@ export function DeskNotice({ article, note }: Pick<DeskPanelProps, "article" | "
   }
   if (note?.kind === "submit" && article.status === "review") {
     return (
-      <div className="desk-notice" role="status">
+      <div className="desk-notice" role="note">
         <strong>На перевірці</strong>
         <span className="muted small">
           {" "}
@@ -51,7 +51,7 @@ export function DeskNotice({ article, note }: Pick<DeskPanelProps, "article" | "
   }
   if (article.status === "scheduled") {
     return (
-      <div className="desk-notice" role="status">
+      <div className="desk-notice" role="note">
         <strong>Заплановано на {formatDateTime(article.published_at)}</strong> <span className="muted small">(за київським часом)</span>
       </div>
     );
@@ -103,23 +103,26 @@ export function DeskPanel(props: DeskPanelProps) {
       ) : null}
       {canSchedule ? (
         <Form method="post" action={action} className="desk-form">
+          <fieldset className="desk-when">
+            <legend>Коли опублікувати</legend>
+            <label>
+              <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Зараз
+            </label>
+            <label>
+              <input type="radio" name="when" value="at" defaultChecked={values.when !== "now"} /> У вказаний час
+            </label>
+          </fieldset>
           <Field
             type="datetime-local"
-            label="Час публікації (Київ)"
+            label="Дата й час публікації (Київ)"
             name="publish_at_local"
             min={minLocal}
             defaultValue={values.publish_at_local}
             error={errors.publish_at_local}
-            hint="Залиште порожнім і натисніть «Опублікувати зараз», або вкажіть дату й час і натисніть «Запланувати»."
           />
-          <div className="editor-actions">
-            <button type="submit" name="intent" value="publish_now" className="button button-secondary" disabled={busy}>
-              Опублікувати зараз
-            </button>
-            <button type="submit" name="intent" value="schedule" className="button button-primary" disabled={busy}>
-              Запланувати
-            </button>
-          </div>
+          <button type="submit" name="intent" value="schedule" className="button button-primary" disabled={busy}>
+            Запланувати публікацію
+          </button>
         </Form>
       ) : null}
       {canUnschedule ? (
