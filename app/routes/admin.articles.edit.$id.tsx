@@ -76,6 +76,7 @@ export default function EditArticle() {
   return (
     <>
       <DeskNotice article={desk.article} note={desk.note} />
+      <DeskPanel {...desk} canPublish={canPublish} />
       <ArticleEditor
         key={`${article.id}-${article.version}`}
         mode="edit"
@@ -87,7 +88,6 @@ export default function EditArticle() {
         draftKey={article.id}
         publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
       />
-      <DeskPanel {...desk} canPublish={canPublish} />
     </>
   );
 }

@@ -77,61 +77,63 @@ export function DeskPanel(props: DeskPanelProps) {
           {formError}
         </p>
       ) : null}
-      {canSubmit ? (
-        <Form method="post" action={action} className="desk-form">
-          <Field
-            as="textarea"
-            label="Примітка для редактора (необов'язково)"
-            name="note"
-            rows={2}
-            defaultValue={values.note}
-            error={errors.note}
-            maxLength={2000}
-          />
-          <button type="submit" name="intent" value="submit" className="button button-primary" disabled={busy}>
-            Надіслати на перевірку
-          </button>
-        </Form>
-      ) : null}
-      {canReturn ? (
-        <Form method="post" action={action} className="desk-form">
-          <Field as="textarea" label="Примітка для автора" name="note" rows={2} defaultValue={values.note} error={errors.note} maxLength={2000} required />
-          <button type="submit" name="intent" value="return" className="button button-secondary" disabled={busy}>
-            Повернути автору
-          </button>
-        </Form>
-      ) : null}
-      {canSchedule ? (
-        <Form method="post" action={action} className="desk-form">
-          <fieldset className="desk-when">
-            <legend>Коли опублікувати</legend>
-            <label>
-              <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Зараз
-            </label>
-            <label>
-              <input type="radio" name="when" value="at" defaultChecked={values.when !== "now"} /> У вказаний час
-            </label>
-          </fieldset>
-          <Field
-            type="datetime-local"
-            label="Дата й час публікації (Київ)"
-            name="publish_at_local"
-            min={minLocal}
-            defaultValue={values.publish_at_local}
-            error={errors.publish_at_local}
-          />
-          <button type="submit" name="intent" value="schedule" className="button button-primary" disabled={busy}>
-            Запланувати публікацію
-          </button>
-        </Form>
-      ) : null}
-      {canUnschedule ? (
-        <Form method="post" action={action} className="desk-form">
-          <button type="submit" name="intent" value="unschedule" className="button button-secondary" disabled={busy}>
-            Скасувати планування
-          </button>
-        </Form>
-      ) : null}
+      <div className="desk-forms">
+        {canSubmit ? (
+          <Form method="post" action={action} className="desk-form">
+            <Field
+              as="textarea"
+              label="Примітка для редактора (необов'язково)"
+              name="note"
+              rows={2}
+              defaultValue={values.note}
+              error={errors.note}
+              maxLength={2000}
+            />
+            <button type="submit" name="intent" value="submit" className="button button-primary" disabled={busy}>
+              Надіслати на перевірку
+            </button>
+          </Form>
+        ) : null}
+        {canReturn ? (
+          <Form method="post" action={action} className="desk-form">
+            <Field as="textarea" label="Примітка для автора" name="note" rows={2} defaultValue={values.note} error={errors.note} maxLength={2000} required />
+            <button type="submit" name="intent" value="return" className="button button-secondary" disabled={busy}>
+              Повернути автору
+            </button>
+          </Form>
+        ) : null}
+        {canSchedule ? (
+          <Form method="post" action={action} className="desk-form">
+            <fieldset className="desk-when">
+              <legend>Коли опублікувати</legend>
+              <label>
+                <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Зараз
+              </label>
+              <label>
+                <input type="radio" name="when" value="at" defaultChecked={values.when !== "now"} /> У вказаний час
+              </label>
+            </fieldset>
+            <Field
+              type="datetime-local"
+              label="Дата й час публікації (Київ)"
+              name="publish_at_local"
+              min={minLocal}
+              defaultValue={values.publish_at_local}
+              error={errors.publish_at_local}
+            />
+            <button type="submit" name="intent" value="schedule" className="button button-primary" disabled={busy}>
+              Запланувати публікацію
+            </button>
+          </Form>
+        ) : null}
+        {canUnschedule ? (
+          <Form method="post" action={action} className="desk-form">
+            <button type="submit" name="intent" value="unschedule" className="button button-secondary" disabled={busy}>
+              Скасувати планування
+            </button>
+          </Form>
+        ) : null}
+      </div>
     </section>
   );
 }
