@@ -8,8 +8,8 @@ import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
-import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { publishedAtNow, saveStatus } from "./article-desk-rules.server";
+import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin

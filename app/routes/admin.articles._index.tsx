@@ -23,7 +23,6 @@ const PAGE_SIZE = 20; // SPEC §9
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-
 function readFilters(url: URL) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const rawStatus = url.searchParams.get("status") ?? "";
