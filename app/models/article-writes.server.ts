@@ -305,6 +305,8 @@ async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: 
 /** One delete inside a transaction; answers the title and the public footprint it removes. */
 async function removeArticle(trx: DB, { actor, id }: { actor: Actor; id: string }) {
   const current = await requireEditable(trx, actor, id);
+  // DESIGN §5: a reporter deletes only their own drafts (editing in review, DESIGN §11, is not deleting).
+  if (isReporter(actor) && current.status !== "draft") throw new DomainError(403, REPORTER_OWN_DRAFTS);
   const before = await publicFootprint(trx, id);
   await deleteSearchRow(trx, id);
   await trx.deleteFrom("articles").where("id", "=", id).execute();

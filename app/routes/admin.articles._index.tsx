@@ -54,7 +54,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      articles: articles.map((a) => ({ ...a, editable: canEditArticle(user, a) })),
+      // A reporter edits their own article in review too, but deletes only drafts (DESIGN §5, §11).
+      articles: articles.map((a) => ({
+        ...a,
+        editable: canEditArticle(user, a),
+        deletable: canEditArticle(user, a) && (user.role !== "reporter" || a.status === "draft"),
+      })),
       total,
       filters,
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
@@ -392,7 +397,7 @@ export default function ArticleList() {
                           <RowAction intent="publish" id={a.id} title={a.title} back={back} label="Publish" />
                         )
                       ) : null}
-                      {a.editable ? <RowAction intent="delete" id={a.id} title={a.title} back={back} label="Delete" danger /> : null}
+                      {a.deletable ? <RowAction intent="delete" id={a.id} title={a.title} back={back} label="Delete" danger /> : null}
                     </div>
                   </td>
                 </tr>

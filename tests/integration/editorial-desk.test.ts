@@ -103,6 +103,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
       expect(
         (await apiSend(api.reporter, "PUT", `/api/articles/${a.id}`, { title: a.title, content: "x", category_id: categoryId, status: "published" })).status,
       ).toBe(403);
+      expect((await apiSend(api.reporter, "DELETE", `/api/articles/${a.id}`)).status).toBe(403);
       expect(row(a.id)).toMatchObject({ status: "review", version: v });
 
       // Return needs a note (422, nothing written), then review → draft with the note.
