@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import * as initial from "../migrations/2026_11_22_000001_initial";
 import * as imageText from "../migrations/2026_11_24_000017_image_text";
+import * as reviewSchedule from "../migrations/2026_11_24_000018_review_schedule";
 import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_previews";
 import type { DB } from "./index";
 
@@ -9,6 +10,7 @@ import type { DB } from "./index";
 const migrations: Record<string, Migration> = {
   "2026_11_22_000001_initial": initial,
   "2026_11_24_000017_image_text": imageText,
+  "2026_11_24_000018_review_schedule": reviewSchedule,
   "2026_11_24_000019_revisions_previews": revisionsPreviews,
 };
 

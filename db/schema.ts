@@ -164,6 +164,16 @@ export interface PreviewLinksTable {
   expires_at: string;
 }
 
+/** The editorial desk's notes (issue 14): a submit's note and a return's note, who and when. */
+export interface ArticleDeskNotesTable {
+  id: Generated<number>;
+  article_id: string;
+  kind: "submit" | "return";
+  note: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -181,6 +191,7 @@ export interface Database {
   article_revisions: ArticleRevisionsTable;
   article_autosaves: ArticleAutosavesTable;
   preview_links: PreviewLinksTable;
+  article_desk_notes: ArticleDeskNotesTable;
 }
 
 export type User = Selectable<UsersTable>;

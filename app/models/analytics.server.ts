@@ -17,6 +17,9 @@ export interface DashboardStats {
   published_articles: number;
   draft_articles: number;
   archived_articles: number;
+  /** The editorial desk (issue 14): submitted and waiting, and set to go out later. */
+  review_articles: number;
+  scheduled_articles: number;
   total_views: number;
   week_views: number;
   month_views: number;
@@ -65,6 +68,8 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
     published_articles: counts.published,
     draft_articles: counts.draft,
     archived_articles: counts.archived,
+    review_articles: counts.review,
+    scheduled_articles: counts.scheduled,
     total_views: counts.views,
     week_views: sumFrom(weekStart),
     month_views: sumFrom(monthStart),

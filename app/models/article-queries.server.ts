@@ -248,6 +248,8 @@ export async function countArticles() {
       sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
       sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
       sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
+      sql<number>`coalesce(sum(status = 'review'), 0)`.as("review"),
+      sql<number>`coalesce(sum(status = 'scheduled'), 0)`.as("scheduled"),
       sql<number>`coalesce(sum(views), 0)`.as("views"),
     ])
     .executeTakeFirstOrThrow();
@@ -256,6 +258,8 @@ export async function countArticles() {
     published: Number(row.published),
     draft: Number(row.draft),
     archived: Number(row.archived),
+    review: Number(row.review),
+    scheduled: Number(row.scheduled),
     views: Number(row.views),
   };
 }

@@ -9,6 +9,7 @@ import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkActio
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { clearAutosave } from "./article-autosave.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
+import { publishedAtNow, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
@@ -118,18 +119,19 @@ async function writeSearchRow(trx: DB, a: { id: string; title: string; subtitle:
 type Actor = Pick<User, "id" | "role">;
 
 // DESIGN §5: admins and editors do everything; a reporter writes drafts, edits and deletes only
-// their own drafts, and never publishes, unpublishes or archives.
+// their own drafts (and, DESIGN §11, edits their own article in review), and never publishes,
+// schedules, unpublishes or archives.
 const isReporter = (actor: Actor) => actor.role === "reporter";
 
 /** Whether actor may change this article at all (edit screen, PUT, DELETE). */
 export function canEditArticle(actor: Actor, article: { author_id?: string | null; author?: { id: string } | null; status: string }) {
   if (!isReporter(actor)) return true;
   const authorId = article.author_id ?? article.author?.id ?? null;
-  return authorId === actor.id && article.status === "draft";
+  return authorId === actor.id && (article.status === "draft" || article.status === "review");
 }
 
 const REPORTER_DRAFTS_ONLY = "Репортер може зберігати лише чернетки: опублікувати чи архівувати статтю може редактор";
-const REPORTER_OWN_DRAFTS = "Репортер може змінювати лише власні чернетки";
+const REPORTER_OWN_DRAFTS = "Репортер може змінювати лише власні чернетки й статті на перевірці";
 
 async function slugInUse(trx: DB, slug: string, exceptArticleId?: string): Promise<boolean> {
   const article = await trx
@@ -173,6 +175,7 @@ async function requireCategory(trx: DB, categoryId: string) {
 /** Creates an article written by actor (SPEC §7 POST /articles/). Reporters create drafts only. */
 export async function createArticle({ actor, input }: { actor: Actor; input: ArticleInput }): Promise<ArticleView> {
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
+  saveStatus(actor, null, input.status); // issue 14: review and scheduled have their own calls
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
   // The images stored for this save are removed again if it does not commit.
@@ -226,12 +229,13 @@ async function requireEditable(trx: DB, actor: Actor, id: string) {
  */
 export async function updateArticle({ actor, id, input }: { actor: Actor; id: string; input: ArticleInput }): Promise<ArticleView> {
   const before = await requireEditable(db, actor, id);
-  if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
+  saveStatus(actor, before.status, input.status); // issue 14: the desk's status rules
   if (input.version !== undefined && input.version !== before.version) throw conflict(before);
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
   const footprints = await writeTransaction(async (trx) => {
     const current = await requireEditable(trx, actor, id);
+    const status = saveStatus(actor, current.status, input.status);
     const before = await publicFootprint(trx, id);
     if (input.version !== undefined && input.version !== current.version) throw conflict(current);
     await requireCategory(trx, input.category_id);
@@ -259,8 +263,8 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
         content: prepared.content,
         content_html: prepared.html,
         category_id: input.category_id,
-        status: input.status,
-        published_at: input.status === "published" ? (current.published_at ?? now) : current.published_at,
+        status,
+        published_at: status === "published" ? publishedAtNow(current.published_at, now) : current.published_at,
         seo_title: input.seo_title,
         seo_description: input.seo_description,
         featured_image: prepared.featuredImage,
@@ -294,7 +298,7 @@ async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: 
     .updateTable("articles")
     .set({
       status,
-      published_at: status === "published" ? (current.published_at ?? now) : current.published_at,
+      published_at: status === "published" ? publishedAtNow(current.published_at, now) : current.published_at,
       updated_at: now,
       updated_by: actor.id,
       version: sql`version + 1`,
@@ -307,6 +311,8 @@ async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: 
 /** One delete inside a transaction; answers the title and the public footprint it removes. */
 async function removeArticle(trx: DB, { actor, id }: { actor: Actor; id: string }) {
   const current = await requireEditable(trx, actor, id);
+  // DESIGN §5: a reporter deletes only their own drafts (editing in review, DESIGN §11, is not deleting).
+  if (isReporter(actor) && current.status !== "draft") throw new DomainError(403, REPORTER_OWN_DRAFTS);
   const before = await publicFootprint(trx, id);
   await deleteSearchRow(trx, id);
   await trx.deleteFrom("articles").where("id", "=", id).execute();

@@ -11,19 +11,17 @@ import { requireUser } from "~/services/auth.server";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
-import { formatDate } from "~/utils/format";
+import { formatDate, formatDateTime } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
-import { ADMIN_SORTS, ARTICLE_STATUSES, BULK_ACTIONS, type AdminSort, type ArticleStatus, type BulkAction } from "~/utils/newsroom-rules";
+import { ADMIN_SORTS, ARTICLE_STATUSES, BULK_ACTIONS, STATUS_LABELS, type AdminSort, type ArticleStatus, type BulkAction } from "~/utils/newsroom-rules";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9
 
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-
-const STATUS_LABELS: Record<ArticleStatus, string> = { draft: "Чернетка", published: "Опубліковано", archived: "Архів" };
 
 function readFilters(url: URL) {
   const q = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
@@ -56,7 +54,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      articles: articles.map((a) => ({ ...a, editable: canEditArticle(user, a) })),
+      // A reporter edits their own article in review too, but deletes only drafts (DESIGN §5, §11).
+      articles: articles.map((a) => ({
+        ...a,
+        editable: canEditArticle(user, a),
+        deletable: canEditArticle(user, a) && (user.role !== "reporter" || a.status === "draft"),
+      })),
       total,
       filters,
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
@@ -370,6 +373,11 @@ export default function ArticleList() {
                   <td data-label="Category">{a.category?.name ?? "—"}</td>
                   <td>
                     <span className={`status status-${a.status}`}>{STATUS_LABELS[a.status]}</span>
+                    {a.status === "scheduled" ? (
+                      <div className="muted small nowrap" title="Час публікації (Київ)">
+                        {formatDateTime(a.published_at)}
+                      </div>
+                    ) : null}
                   </td>
                   <td data-label="Views">{a.views.toLocaleString("en-US")}</td>
                   <td className="nowrap" data-label="Created">
@@ -383,13 +391,13 @@ export default function ArticleList() {
                         </Link>
                       ) : null}
                       {canPublish ? (
-                        a.status === "published" ? (
+                        a.status === "published" || a.status === "scheduled" ? (
                           <RowAction intent="unpublish" id={a.id} title={a.title} back={back} label="Unpublish" />
                         ) : (
                           <RowAction intent="publish" id={a.id} title={a.title} back={back} label="Publish" />
                         )
                       ) : null}
-                      {a.editable ? <RowAction intent="delete" id={a.id} title={a.title} back={back} label="Delete" danger /> : null}
+                      {a.deletable ? <RowAction intent="delete" id={a.id} title={a.title} back={back} label="Delete" danger /> : null}
                     </div>
                   </td>
                 </tr>

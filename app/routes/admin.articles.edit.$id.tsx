@@ -5,12 +5,15 @@ import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
+import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
+import { latestDeskNote } from "~/models/article-desk.server";
 import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
+import { isoToKyivLocal } from "~/utils/dates";
 
 const TITLE = "Редагування статті";
 
@@ -44,7 +47,7 @@ async function requireEditableArticle(request: Request, id: string) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, article } = await requireEditableArticle(request, params.id ?? "");
-  const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
+  const [{ categories }, { flash, headers }, note] = await Promise.all([listCategories(), takeFlash(request), latestDeskNote({ id: article.id })]);
   return data(
     {
       article: { id: article.id, slug: article.slug, status: article.status, version: article.version },
@@ -52,6 +55,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
       canPublish: user.role !== "reporter",
       flash,
+      // The editorial desk (issue 14): desk-panel.tsx.
+      desk: {
+        article: { id: article.id, status: article.status, published_at: article.published_at },
+        note,
+        isAuthor: article.author?.id === user.id,
+        minLocal: isoToKyivLocal(new Date().toISOString()),
+      },
     },
     { headers },
   );
@@ -63,42 +73,46 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor
-      key={`${article.id}-${article.version}`}
-      mode="edit"
-      saved={values}
-      result={result}
-      categories={categories}
-      canPublish={canPublish}
-      flash={flash}
-      draftKey={article.id}
-      publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
-      tools={
-        <>
-          <HistoryPanel
-            articleId={article.id}
-            version={article.version}
-            categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
-            current={{
-              title: values.title,
-              subtitle: values.subtitle || null,
-              content: values.content,
-              tags: values.tags ? values.tags.split(", ") : [],
-              category_id: values.category_id || null,
-              seo_title: values.seo_title || null,
-              seo_description: values.seo_description || null,
-              featured_image: values.featured_image || null,
-              featured_image_alt: values.featured_image_alt || null,
-              featured_image_caption: values.featured_image_caption || null,
-            }}
-          />
-          <PreviewLinkButton articleId={article.id} />
-        </>
-      }
-    />
+    <>
+      <DeskNotice article={desk.article} note={desk.note} />
+      <DeskPanel {...desk} canPublish={canPublish} />
+      <ArticleEditor
+        key={`${article.id}-${article.version}`}
+        mode="edit"
+        saved={values}
+        result={result}
+        categories={categories}
+        canPublish={canPublish}
+        flash={flash}
+        draftKey={article.id}
+        publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+        tools={
+          <>
+            <HistoryPanel
+              articleId={article.id}
+              version={article.version}
+              categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
+              current={{
+                title: values.title,
+                subtitle: values.subtitle || null,
+                content: values.content,
+                tags: values.tags ? values.tags.split(", ") : [],
+                category_id: values.category_id || null,
+                seo_title: values.seo_title || null,
+                seo_description: values.seo_description || null,
+                featured_image: values.featured_image || null,
+                featured_image_alt: values.featured_image_alt || null,
+                featured_image_caption: values.featured_image_caption || null,
+              }}
+            />
+            <PreviewLinkButton articleId={article.id} />
+          </>
+        }
+      />
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { closeDatabase, dataDir, db, getHandle } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
+import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
 import { pruneExpiredSessions } from "../models/session.server";
 import { getEnv } from "../utils/env.server";
@@ -62,16 +63,22 @@ async function prune(): Promise<void> {
   await pruneLoginAttempts();
 }
 
-/** The periodic jobs: PRAGMA optimize and the prunes (now, then hourly). Timers never hold the process. */
+/**
+ * The periodic jobs: PRAGMA optimize, the prunes (now, then hourly) and the scheduler of the
+ * editorial desk (issue 14: publishes what is due now, overdue ones included, then every second).
+ * Timers never hold the process.
+ */
 function startJobs(): void {
   stopJobs();
   const pruneLogged = () => prune().catch((error) => console.error(`Pruning sessions and sign-in attempts failed: ${(error as Error)?.message ?? error}`));
   void pruneLogged();
   jobs = [setInterval(() => getHandle().sqlite.exec("PRAGMA optimize"), OPTIMIZE_EVERY_MS), setInterval(pruneLogged, PRUNE_EVERY_MS)];
   for (const job of jobs) job.unref();
+  startScheduler();
 }
 
 function stopJobs(): void {
+  stopScheduler();
   for (const job of jobs) clearInterval(job);
   jobs = [];
 }

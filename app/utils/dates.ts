@@ -1,4 +1,4 @@
-import { tz } from "@date-fns/tz";
+import { tz, TZDate } from "@date-fns/tz";
 import { format, subDays } from "date-fns";
 
 // Page views are counted per UTC day (SPEC §9 windows), so day arithmetic runs in UTC: no
@@ -18,4 +18,26 @@ export function daysBefore(at: Date | number, days: number): Date {
 /** The UTC calendar day `days` days before a moment, 'yyyy-MM-dd'. */
 export function utcDayBefore(at: Date | number, days: number): string {
   return utcDay(daysBefore(at, days));
+}
+
+// The editorial desk's schedule (issue 14): the editor's `datetime-local` field holds a wall-clock
+// time in Europe/Kyiv; the database and the API hold UTC / ISO 8601 with an offset.
+const kyiv = tz("Europe/Kyiv");
+const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** '2026-11-25T09:00' (Kyiv wall clock) → '2026-11-25T07:00:00.000Z'; null when malformed. */
+export function kyivLocalToIso(value: string): string | null {
+  const m = LOCAL_RE.exec(value.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0));
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
+  const at = new TZDate(y, mo - 1, d, h, mi, s, "Europe/Kyiv");
+  // 31 February and the like roll over: refuse them rather than schedule another day.
+  if (Number.isNaN(at.getTime()) || at.getDate() !== d) return null;
+  return new Date(at.getTime()).toISOString();
+}
+
+/** A UTC moment as the value of a `datetime-local` field in Kyiv time, 'yyyy-MM-ddTHH:mm'. */
+export function isoToKyivLocal(iso: string | null | undefined): string {
+  return iso ? format(iso, "yyyy-MM-dd'T'HH:mm", { in: kyiv }) : "";
 }

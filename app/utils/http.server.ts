@@ -74,6 +74,19 @@ export async function parseJsonBody<S extends ZodTypeAny>(request: Request, sche
   return parsed.data;
 }
 
+/**
+ * Like parseJsonBody, for calls whose body may be left out (DESIGN §11: publish `{publish_at?}`):
+ * an empty body counts as `{}`, whatever its content type.
+ */
+export async function parseOptionalJsonBody<S extends ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  const empty = !request.body || (declared === 0 && !(await request.clone().text()).trim());
+  if (!empty) return parseJsonBody(request, schema);
+  const parsed = schema.safeParse({});
+  if (!parsed.success) throw apiError(422, "Перевірте правильність полів", { errors: fieldErrors(parsed.error) });
+  return parsed.data;
+}
+
 type Handler<A> = (args: A) => Promise<Response>;
 
 /**

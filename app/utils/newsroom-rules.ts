@@ -3,9 +3,22 @@ import { z } from "zod";
 // The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
 // copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
 
-/** An article's statuses (SPEC §3), the one list the table type, the rules and the screens use. */
-export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
+/**
+ * An article's statuses, the one list the table type, the rules and the screens use: SPEC §3's
+ * three and the editorial desk's two (DESIGN §11): `review` (submitted to the desk) and
+ * `scheduled` (goes out by itself at its `published_at`).
+ */
+export const ARTICLE_STATUSES = ["draft", "review", "scheduled", "published", "archived"] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+/** The statuses' names on the screens (badges, filters, the editor). */
+export const STATUS_LABELS: Record<ArticleStatus, string> = {
+  draft: "Чернетка",
+  review: "На перевірці",
+  scheduled: "Заплановано",
+  published: "Опубліковано",
+  archived: "Архів",
+};
 
 export const LIMITS = {
   imageAlt: 200,
@@ -45,7 +58,7 @@ export const MESSAGES = {
   tagLength: `Кожен тег — не більше ${LIMITS.tag} символів`,
   slug: "Slug: лише малі латинські літери, цифри й дефіси",
   slugTaken: "Такий slug уже використовується",
-  status: "Статус: draft, published або archived",
+  status: "Статус: draft, review, scheduled, published або archived",
   image: "Некоректне посилання на зображення",
   tooManyImages: `Забагато вбудованих зображень: не більше ${MAX_EMBEDDED_IMAGES} за одне збереження. Завантажте решту в медіатеку й вставте посиланнями.`,
   // SPEC §5 'Images'

@@ -54,13 +54,15 @@ const roles: Record<string, { bearer?: string; cookie?: string }> = { anonymous:
 
 /**
  * A request that may change the site when it is accepted: the bodiless staff actions (DELETE,
- * publish, unpublish, submit the sitemap) do exactly what they are for when the generator happens
- * to hit them with a real id. Everything else the generator makes is forged or malformed.
+ * publish, unpublish, submit for review, a preview link, an autosave, a restore, submit the sitemap)
+ * do exactly what they are for when the generator happens to hit them with a real id. Everything else the generator makes is forged or malformed.
  */
 function mayChange(method: string, path: string, status: number): boolean {
   if (status >= 400) return false;
   const bare = path.split("?")[0].replace(/\/+$/, "");
-  return method === "DELETE" || (method === "POST" && /^\/api\/(articles\/[^/]+\/(publish|unpublish)|seo\/search-console\/submit-sitemap)$/.test(bare));
+  // The editorial desk's bodiless or optional-body calls (issues 14, 15) do their job too.
+  const deskCall = /^\/api\/articles\/[^/]+\/(publish|unpublish|submit|preview-link|autosave|revisions\/[^/]+\/restore)$/;
+  return method === "DELETE" || (["POST", "PUT"].includes(method) && (deskCall.test(bare) || bare === "/api/seo/search-console/submit-sitemap"));
 }
 
 /**

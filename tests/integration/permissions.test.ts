@@ -48,6 +48,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   // Someone else's published article: a reporter edits only their own drafts.
   "/admin/articles/edit/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
   "/admin/articles/edit/:id/history": { anonymous: "login", reporter: 403, editor: 200, admin: 200 }, // issue 15
+  // The editorial desk's page (issue 14): who may open the editor.
+  "/admin/articles/desk/:id": { anonymous: "login", reporter: 403, editor: 200, admin: 200 },
   "/admin/categories": STAFF_SCREEN, // reporters read them
   "/admin/media": STAFF_SCREEN, // reporters upload and delete their own
   "/admin/homepage": EDITOR_SCREEN,
@@ -72,6 +74,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/articles/:id/preview-link": WRITE_ONLY_API,
   "/api/articles/:id/autosave": EDITOR_API,
   "/preview/:token": { anonymous: 404, reporter: 404, editor: 404, admin: 404 }, // an unknown token
+  "/api/articles/:id/submit": WRITE_ONLY_API,
+  "/api/articles/:id/return": WRITE_ONLY_API,
   "/api/articles/slug/:slug": OPEN,
   "/api/categories": STAFF_API,
   "/api/categories/admin": STAFF_API,
@@ -132,6 +136,7 @@ const fill = (route: string) =>
     .replace("/api/articles/:id", `/api/articles/${ids.article}`)
     .replace("/api/analytics/articles/:id", `/api/analytics/articles/${ids.article}`)
     .replace("/admin/articles/edit/:id", `/admin/articles/edit/${ids.article}`)
+    .replace("/admin/articles/desk/:id", `/admin/articles/desk/${ids.article}`)
     .replace("/api/categories/:id", `/api/categories/${ids.category}`)
     .replace("/api/media/:id", `/api/media/${ids.media}`)
     .replace("/api/users/:id", `/api/users/${ids.user}`)
@@ -284,6 +289,11 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       [`/api/articles/${ids.article}/revisions/${ids.rev}/restore`, "POST", {}, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/preview-link`, "POST", {}, ["anonymous", "reporter"]],
       [`/api/articles/${ids.article}/autosave`, "PUT", { fields: { content: "чуже" } }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/publish`, "POST", { publish_at: "2099-01-01T09:00:00+02:00" }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/submit`, "POST", { note: "не моя" }, ["anonymous", "reporter"]],
+      [`/api/articles/${ids.article}/return`, "POST", { note: "x" }, ["anonymous", "reporter"]],
+      [`/admin/articles/desk/${ids.article}`, "POST", { intent: "schedule", publish_at_local: "2099-01-01T09:00" }, ["anonymous", "reporter"]],
+      [`/admin/articles/desk/${ids.article}`, "POST", { intent: "submit", note: "" }, ["anonymous", "reporter"]],
       [`/api/media/${ids.media}`, "DELETE", undefined, ["anonymous", "reporter"]],
       ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
       ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],

@@ -5,7 +5,7 @@ import { CheckboxField, Field } from "~/components/ui/field";
 import type { EditorValues } from "~/services/article-form.server";
 import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
-import { LIMITS, MESSAGES } from "~/utils/newsroom-rules";
+import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
 import { TimedMessage } from "./ui";
@@ -30,11 +30,8 @@ export interface EditorProps {
   tools?: ReactNode;
 }
 
-const STATUS_OPTIONS = [
-  { value: "draft", label: "Чернетка" },
-  { value: "published", label: "Опубліковано" },
-  { value: "archived", label: "Архів" },
-];
+// Review and scheduled (issue 14) have their own calls (desk-panel.tsx): shown only as the current status.
+const STATUS_OPTIONS = ARTICLE_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value], desk: value === "review" || value === "scheduled" }));
 
 const UNPUBLISH_QUESTION = "Стаття опублікована: збереження як чернетки зніме її з сайту, і читачі її більше не побачать.";
 
@@ -382,7 +379,7 @@ export function ArticleEditor(props: EditorProps) {
           <div className="editor-panel">
             <h3>Публікація</h3>
             <Field as="select" label="Статус" name="status" error={errors.status} value={v.status} onChange={set("status")}>
-              {STATUS_OPTIONS.filter((o) => canPublish || o.value === "draft" || o.value === initial.status).map((o) => (
+              {STATUS_OPTIONS.filter((o) => o.value === initial.status || (!o.desk && (canPublish || o.value === "draft"))).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
