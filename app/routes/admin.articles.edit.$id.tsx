@@ -76,43 +76,41 @@ export default function EditArticle() {
   const { article, values, categories, canPublish, flash, desk } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <>
-      <DeskNotice article={desk.article} note={desk.note} />
-      <DeskPanel {...desk} canPublish={canPublish} />
-      <ArticleEditor
-        key={`${article.id}-${article.version}`}
-        mode="edit"
-        saved={values}
-        result={result}
-        categories={categories}
-        canPublish={canPublish}
-        flash={flash}
-        draftKey={article.id}
-        publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
-        tools={
-          <>
-            <HistoryPanel
-              articleId={article.id}
-              version={article.version}
-              categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
-              current={{
-                title: values.title,
-                subtitle: values.subtitle || null,
-                content: values.content,
-                tags: values.tags ? values.tags.split(", ") : [],
-                category_id: values.category_id || null,
-                seo_title: values.seo_title || null,
-                seo_description: values.seo_description || null,
-                featured_image: values.featured_image || null,
-                featured_image_alt: values.featured_image_alt || null,
-                featured_image_caption: values.featured_image_caption || null,
-              }}
-            />
-            <PreviewLinkButton articleId={article.id} />
-          </>
-        }
-      />
-    </>
+    <ArticleEditor
+      key={`${article.id}-${article.version}`}
+      mode="edit"
+      saved={values}
+      result={result}
+      categories={categories}
+      canPublish={canPublish}
+      flash={flash}
+      draftKey={article.id}
+      publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+      tools={
+        <>
+          <DeskNotice article={desk.article} note={desk.note} />
+          <DeskPanel {...desk} canPublish={canPublish} />
+          <HistoryPanel
+            articleId={article.id}
+            version={article.version}
+            categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
+            current={{
+              title: values.title,
+              subtitle: values.subtitle || null,
+              content: values.content,
+              tags: values.tags ? values.tags.split(", ") : [],
+              category_id: values.category_id || null,
+              seo_title: values.seo_title || null,
+              seo_description: values.seo_description || null,
+              featured_image: values.featured_image || null,
+              featured_image_alt: values.featured_image_alt || null,
+              featured_image_caption: values.featured_image_caption || null,
+            }}
+          />
+          <PreviewLinkButton articleId={article.id} />
+        </>
+      }
+    />
   );
 }
 
