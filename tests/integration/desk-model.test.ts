@@ -3,7 +3,9 @@
 // writes nothing (no half-writes).
 import { beforeAll, describe, expect, it } from "vitest";
 import { publishArticle, publishDue, returnArticle, submitArticle } from "../../app/models/article-desk.server";
-import { insertArticle } from "../../app/models/article-writes.server";
+import { listRevisions } from "../../app/models/article-revision.server";
+import { insertArticle, updateArticle } from "../../app/models/article-writes.server";
+import { restoreRevision } from "../../app/services/article-history.server";
 import { DomainError } from "../../app/utils/errors";
 import { db, writeTransaction } from "../../db/index";
 import { migrated } from "../helpers";
@@ -77,5 +79,47 @@ describe("the desk's calls write all or nothing", () => {
     await refused(() => returnArticle({ actor: editor, id, note: "" }), 422);
     expect((await status(id)).status).toBe("review");
     expect(await notes()).toBe(1);
+  });
+});
+
+describe("revisions across a schedule (issues 14 and 15 together)", () => {
+  it("an edit while scheduled is a revision and keeps the schedule; a restore keeps it too; the scheduled publish itself adds none", async () => {
+    const categoryId = "cat-desk-rev";
+    await db.insertInto("categories").values({ id: categoryId, name: "Редакція", slug: "desk-rev" }).execute();
+    const id = await article("scheduled-rev", editor.id);
+    await db.updateTable("articles").set({ category_id: categoryId }).where("id", "=", id).execute();
+    const at = new Date(Date.now() + hour).toISOString();
+    await publishArticle({ actor: editor, id, publishAt: at });
+    const input = (content: string) => ({
+      title: "Ембарго",
+      subtitle: null,
+      content,
+      category_id: categoryId,
+      tags: [],
+      featured_image: null,
+      featured_image_alt: null,
+      featured_image_caption: null,
+      seo_title: null,
+      seo_description: null,
+      slug: undefined,
+      status: "scheduled" as const,
+    });
+    await updateArticle({ actor: editor, id, input: input("перша редакція") });
+    await updateArticle({ actor: editor, id, input: input("друга редакція") });
+    expect(await status(id)).toMatchObject({ status: "scheduled", published_at: at });
+    const revisions = await listRevisions({ articleId: id, skip: 0, limit: 100 });
+    // The text before the first edit ("Перша версія") and the two edits.
+    expect(revisions.total).toBe(3);
+    const first = revisions.data.find((r) => r.summary.includes("вміст") && r.id !== revisions.data[0].id)!;
+
+    await restoreRevision({ actor: editor, articleId: id, revisionId: first.id });
+    expect(await status(id)).toMatchObject({ status: "scheduled", published_at: at });
+    expect((await listRevisions({ articleId: id, skip: 0, limit: 100 })).total).toBe(4);
+
+    expect(await publishDue({ now: new Date(Date.parse(at) + 1) })).toContain(id);
+    expect(await status(id)).toMatchObject({ status: "published", published_at: at });
+    expect((await listRevisions({ articleId: id, skip: 0, limit: 100 })).total).toBe(4);
+    const row = await db.selectFrom("articles").select("content").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.content).toBe("перша редакція");
   });
 });
