@@ -1,5 +1,6 @@
 import { db, type DB } from "../../db/index";
 import { DomainError } from "../utils/errors";
+import type { KeptFields } from "../utils/revision-fields";
 import { getArticleById } from "./article-queries.server";
 
 // Article revisions (issue 15, DESIGN §11): every save that changes a kept field writes one row, in
@@ -9,19 +10,7 @@ import { getArticleById } from "./article-queries.server";
 
 export const REVISIONS_KEPT = 100;
 
-/** The fields a revision keeps (the status, slug and dates are not part of a version's text). */
-export interface KeptFields {
-  title: string;
-  subtitle: string | null;
-  content: string;
-  tags: string[];
-  category_id: string | null;
-  seo_title: string | null;
-  seo_description: string | null;
-  featured_image: string | null;
-  featured_image_alt: string | null;
-  featured_image_caption: string | null;
-}
+export type { KeptFields };
 
 /** Each kept field with its Ukrainian name, in the order a summary lists them. */
 export const KEPT_FIELD_LABELS: Record<keyof KeptFields, string> = {

@@ -4,8 +4,7 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { latestDeskNote } from "~/models/article-desk.server";
-import { canEditArticle, getArticleById } from "~/models/article.server";
-import { requireUser } from "~/services/auth.server";
+import { requireArticleToEdit } from "~/services/article-history.server";
 import { handleDeskAction } from "~/services/desk-form.server";
 import styles from "~/styles/newsroom.css";
 import { isoToKyivLocal } from "~/utils/dates";
@@ -19,17 +18,8 @@ const TITLE = "Редакція";
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-async function requireDeskArticle(request: Request, id: string) {
-  const user = await requireUser(request);
-  const article = await getArticleById({ id });
-  if (!article) throw new Response("Not found", { status: 404 });
-  // Who may open the editor may open the desk; an editor or admin may open any article.
-  if (!canEditArticle(user, article)) throw new Response("Access Denied", { status: 403 });
-  return { user, article };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, article } = await requireDeskArticle(request, params.id ?? "");
+  const { user, article } = await requireArticleToEdit(request, params.id ?? "");
   return data({
     article: { id: article.id, title: article.title, status: article.status, published_at: article.published_at },
     note: await latestDeskNote({ id: article.id }),
@@ -40,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user } = await requireDeskArticle(request, params.id ?? "");
+  const { user } = await requireArticleToEdit(request, params.id ?? "");
   return handleDeskAction({ request, actor: user, id: params.id ?? "" });
 }
 

@@ -3,14 +3,14 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError
 import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
-import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { latestDeskNote } from "~/models/article-desk.server";
-import { canEditArticle, getArticleById, type ArticleView } from "~/models/article.server";
+import type { ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
-import { requireUser } from "~/services/auth.server";
+import { requireArticleToEdit } from "~/services/article-history.server";
 import { takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
 import { isoToKyivLocal } from "~/utils/dates";
@@ -36,17 +36,8 @@ const toValues = (a: ArticleView): EditorValues => ({
   version: String(a.version),
 });
 
-async function requireEditableArticle(request: Request, id: string) {
-  const user = await requireUser(request);
-  const article = await getArticleById({ id });
-  if (!article) throw new Response("Not found", { status: 404 });
-  // DESIGN §5: a reporter edits only their own drafts.
-  if (!canEditArticle(user, article)) throw new Response("Access Denied", { status: 403 });
-  return { user, article };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, article } = await requireEditableArticle(request, params.id ?? "");
+  const { user, article } = await requireArticleToEdit(request, params.id ?? "");
   const [{ categories }, { flash, headers }, note] = await Promise.all([listCategories(), takeFlash(request), latestDeskNote({ id: article.id })]);
   return data(
     {
@@ -68,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user } = await requireEditableArticle(request, params.id ?? "");
+  const { user } = await requireArticleToEdit(request, params.id ?? "");
   return handleEditorAction({ request, actor: user, id: params.id });
 }
 

@@ -7,7 +7,7 @@ import { PreviewLinkResult } from "~/components/newsroom/preview-link-button";
 import { RevisionDiff } from "~/components/newsroom/revision-diff";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { listCategories } from "~/models/category.server";
-import { articlePreviewLink, articleRevision, articleRevisions, requireEditableArticle, restoreRevision } from "~/services/article-history.server";
+import { articlePreviewLink, articleRevision, articleRevisions, requireArticleToEdit, restoreRevision } from "~/services/article-history.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
@@ -26,17 +26,6 @@ const PER_PAGE = 20;
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** The article when the user may edit it; a DomainError becomes the admin's 404/403. */
-async function load(request: Request, id: string) {
-  const user = await requireUser(request);
-  try {
-    return { user, article: await requireEditableArticle(user, id) };
-  } catch (error) {
-    if (error instanceof DomainError) throw new Response(error.message, { status: error.status });
-    throw error;
-  }
-}
-
 async function revisionOrNotFound(user: Awaited<ReturnType<typeof requireUser>>, articleId: string, rev: string | null) {
   const revisionId = revisionIdOf(rev);
   if (!revisionId) return undefined;
@@ -49,7 +38,7 @@ async function revisionOrNotFound(user: Awaited<ReturnType<typeof requireUser>>,
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, article } = await load(request, params.id ?? "");
+  const { user, article } = await requireArticleToEdit(request, params.id ?? "");
   const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   const list = await articleRevisions({ actor: user, articleId: article.id, skip: (page - 1) * PER_PAGE, limit: PER_PAGE });
@@ -85,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, article } = await load(request, params.id ?? "");
+  const { user, article } = await requireArticleToEdit(request, params.id ?? "");
   const form = await request.formData();
   const intent = formIntent(form, ["restore", "preview-link", "preview-revoke"]);
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);

@@ -4,6 +4,7 @@ import { canEditArticle, getArticleById, updateArticle, type ArticleView } from 
 import { getCategoryById } from "../models/category.server";
 import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
 import { DomainError } from "../utils/errors";
+import { requireUser } from "./auth.server";
 import { getBaseUrl } from "./public-site.server";
 
 // Issue 15: the editor's history (GET/POST /api/articles/{id}/revisions..., the History page and
@@ -19,6 +20,17 @@ export async function requireEditableArticle(actor: Actor, articleId: string): P
   if (!article) throw new DomainError(404, "Статтю не знайдено");
   if (!canEditArticle(actor, article)) throw new DomainError(403, "Недостатньо прав для цієї статті");
   return article;
+}
+
+/** For an admin screen: the signed-in user and an article they may edit, else the 404/403 response. */
+export async function requireArticleToEdit(request: Request, articleId: string) {
+  const user = await requireUser(request);
+  try {
+    return { user, article: await requireEditableArticle(user, articleId) };
+  } catch (error) {
+    if (error instanceof DomainError) throw new Response(error.message, { status: error.status });
+    throw error;
+  }
 }
 
 export async function articleRevisions({ actor, articleId, skip, limit }: { actor: Actor; articleId: string; skip: number; limit: number }) {

@@ -1,21 +1,11 @@
 import { diffWords } from "diff";
+import type { KeptFields } from "~/utils/revision-fields";
 
 // A word-level comparison of a revision with the article's current text (issue 15), used by the
 // History page (no JavaScript) and the editor's History panel. `diff` (jsdiff) does the work.
 
 /** The kept fields of a version, as the revision API answers them. */
-export interface VersionFields {
-  title: string;
-  subtitle: string | null;
-  content: string;
-  tags: string[];
-  category_id: string | null;
-  seo_title: string | null;
-  seo_description: string | null;
-  featured_image: string | null;
-  featured_image_alt: string | null;
-  featured_image_caption: string | null;
-}
+export type VersionFields = KeptFields;
 
 const LABELS: [keyof VersionFields, string][] = [
   ["title", "Заголовок"],
