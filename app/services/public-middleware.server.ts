@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gunzipSync, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
-import { CACHE_CONTROL, cacheTagsFor, closePageStore, openPageStore, pageCacheEnabled, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
+import { CACHE_CONTROL, cacheTagsFor, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
 import type { PageStore, StoredPage } from "../utils/page-store.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 

@@ -1,5 +1,4 @@
 import { getEnv } from "./env.server";
-
 import { PageStore } from "./page-store.server";
 
 // The page store's door for the rest of the app (DESIGN §12, docs/decisions/016-page-store.md):
