@@ -188,8 +188,13 @@ class PublicPages {
     };
   }
 
-  /** Renders and, when the content did not change meanwhile, stores the page; one render per key at a time. */
+  /**
+   * Renders and, when the content did not change meanwhile, stores the page. With the store on,
+   * requests for a page being rendered wait for that render (one render per key at a time).
+   */
   render(key: string, kind: Kind): Promise<Built> {
+    // With the store off every request renders on its own (the bench's cold figures).
+    if (!this.store) return this.build(key, kind);
     let pending = this.inflight.get(key);
     if (!pending) {
       const generation = publicCacheGeneration();
@@ -237,7 +242,11 @@ class PublicPages {
     res.setHeader("X-Cache", xCache);
     if (notModified(req, page.etag)) return void this.send304(res);
     const encoding = negotiate(req.headers["accept-encoding"], Boolean(page.br));
-    const body = encoding === "br" ? page.br! : encoding === "gzip" ? page.gzip : gunzipSync(page.gzip);
+    let body = encoding === "br" ? page.br! : encoding === "gzip" ? page.gzip : page.identity;
+    if (!body) {
+      body = gunzipSync(page.gzip);
+      this.store?.rememberIdentity(page, body);
+    }
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);
     res.end(req.method === "HEAD" ? undefined : body);

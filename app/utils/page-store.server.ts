@@ -8,6 +8,11 @@ import SQLite from "better-sqlite3";
 // the store never takes the content database's write lock. Bounded by bytes, least recently used
 // out. This module knows nothing of HTTP or rendering: it keeps rows.
 
+// A small in-memory front of the most recently served pages (parsed headers, both encodings and,
+// once a client without compression asked, the plain body): a hot page costs no SQLite read, no
+// JSON parse and no gunzip. Bounded by bytes; any change to the store empties what it touches.
+const FRONT_BYTES = 24 * 1024 * 1024;
+
 export interface StoredPage {
   key: string;
   status: number;
@@ -19,6 +24,8 @@ export interface StoredPage {
   size: number;
   stale: boolean;
   storedAt: number;
+  /** The uncompressed body, kept in the in-memory front once made. */
+  identity?: Buffer;
 }
 
 interface Row {
@@ -66,6 +73,8 @@ export class PageStore {
   private touched = new Map<string, [number, number]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly statements;
+  private front = new Map<string, StoredPage>();
+  private frontBytes = 0;
 
   constructor(
     dir: string,
@@ -112,26 +121,65 @@ export class PageStore {
   }
 
   get(key: string): StoredPage | undefined {
-    const row = this.statements.get.get(key) as Row | undefined;
-    if (!row) return undefined;
+    let page = this.front.get(key);
+    if (page) {
+      // Most recently used last in the Map's order.
+      this.front.delete(key);
+      this.front.set(key, page);
+    } else {
+      const row = this.statements.get.get(key) as Row | undefined;
+      if (!row) return undefined;
+      page = {
+        key: row.key,
+        status: row.status,
+        headers: JSON.parse(row.headers) as [string, string][],
+        gzip: row.gzip,
+        br: row.br,
+        etag: row.etag,
+        tags: row.tags ? row.tags.split("\n") : [],
+        size: row.size,
+        stale: row.stale === 1,
+        storedAt: row.stored_at,
+      };
+      this.remember(page, row.size);
+    }
     const entry = this.touched.get(key);
     if (entry) {
       entry[0] = Date.now();
       entry[1]++;
     } else this.touched.set(key, [Date.now(), 1]);
     this.timer ??= setTimeout(() => this.flush(), 1_000).unref();
-    return {
-      key: row.key,
-      status: row.status,
-      headers: JSON.parse(row.headers) as [string, string][],
-      gzip: row.gzip,
-      br: row.br,
-      etag: row.etag,
-      tags: row.tags ? row.tags.split("\n") : [],
-      size: row.size,
-      stale: row.stale === 1,
-      storedAt: row.stored_at,
-    };
+    return page;
+  }
+
+  /** Keeps a page in the in-memory front, oldest out past FRONT_BYTES. */
+  private remember(page: StoredPage, bytes: number): void {
+    this.forget(page.key);
+    this.front.set(page.key, page);
+    this.frontBytes += bytes;
+    for (const [key] of this.front) {
+      if (this.frontBytes <= FRONT_BYTES) break;
+      this.forget(key);
+    }
+  }
+
+  private forget(key: string): void {
+    const page = this.front.get(key);
+    if (!page) return;
+    this.front.delete(key);
+    this.frontBytes -= page.size + (page.identity?.length ?? 0);
+  }
+
+  /** Keeps the uncompressed body of a page beside it in the front (clients without compression). */
+  rememberIdentity(page: StoredPage, body: Buffer): void {
+    if (this.front.get(page.key) !== page || page.identity) return;
+    page.identity = body;
+    this.frontBytes += body.length;
+  }
+
+  private clearFront(): void {
+    this.front.clear();
+    this.frontBytes = 0;
   }
 
   /** Writes the pending last-used times and hit counts (LRU order, re-render priority). */
@@ -149,6 +197,7 @@ export class PageStore {
     const budget = this.maxBytes();
     // One page may not take more than an eighth of the budget (nor anything when the budget is 0).
     if (page.size > budget / 8) return;
+    this.forget(page.key);
     this.sqlite.transaction(() => {
       const old = this.statements.sizeOf.get(page.key) as number | undefined;
       this.statements.put.run({
@@ -186,6 +235,7 @@ export class PageStore {
   }
 
   private removeKey(key: string): void {
+    this.forget(key);
     const size = this.statements.remove.get(key) as number | undefined;
     this.statements.deleteTags.run(key);
     if (size !== undefined) this.bytes -= size;
@@ -205,6 +255,7 @@ export class PageStore {
 
   /** Marks pages stale (served until re-rendered); without tags, every page. Returns how many. */
   markStale(tags?: readonly string[]): number {
+    this.clearFront();
     if (!tags) return this.sqlite.prepare("update pages set stale = 1 where stale = 0").run().changes;
     let n = 0;
     this.sqlite.transaction(() => {
@@ -214,6 +265,7 @@ export class PageStore {
   }
 
   markStaleKey(key: string): void {
+    this.forget(key);
     this.statements.markStale.run(key);
   }
 
