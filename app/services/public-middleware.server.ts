@@ -12,7 +12,8 @@ import { countArticleView, countedPage, countPageView, isReaderRequest } from ".
 
 type Kind = "page" | "feed" | "json";
 
-const NEVER_PUBLIC = /^\/(admin|api|build|media|healthz)(\/|$)/;
+// /preview/* (links to unpublished articles) is never stored nor served from the store.
+const NEVER_PUBLIC = /^\/(admin|api|build|media|healthz|preview)(\/|$)/;
 // The public JSON and XML under /api (SPEC §7, DESIGN §8): the same for every reader.
 const PUBLIC_API = /^\/api\/(homepage\/public|articles\/slug\/[^/]+|seo\/sitemap\.xml)\/?$/;
 
