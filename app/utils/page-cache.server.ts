@@ -58,20 +58,21 @@ export function closePageStore(): void {
 }
 
 /**
- * Call after any write readers can see. The pages that show what changed are marked stale: they are
+ * Call after any write readers can see. With tags, the pages that carry one of them (see
+ * cacheTagsFor and docs/decisions/010), e.g. `["home", "search", "article:slug"]`, are marked stale:
  * still served while a background re-render replaces them (a correction reaches readers within
- * seconds). Without tags every page is (the menu, site settings: what every page shows). With tags,
- * only the pages that carry one of them (see cacheTagsFor and docs/decisions/010): e.g.
- * `["home", "search", "article:slug"]`. `remove` names tags whose pages must go at once because
- * what they show must no longer be shown (a withdrawn article, a changed slug): never served stale.
+ * seconds). `remove` names tags whose pages must go at once because what they show must no longer
+ * be shown (a withdrawn article, a slug it left): never served stale. Without tags (site settings,
+ * the menu: a site-wide change to every page, its SEO tags, robots.txt and feeds included) every
+ * stored page goes at once and is rendered again on its next request (docs/decisions/016).
  */
 export function invalidatePublicCache(tags?: readonly string[], { remove }: { remove?: readonly string[] } = {}): void {
   state.generation++;
   const store = state.store;
   if (!store) return;
+  if (!tags) return store.removeTagged();
   if (remove?.length) store.removeTagged(remove);
-  if (tags && !tags.length) return;
-  if (store.markStale(tags) > 0) state.onStale?.();
+  if (tags.length && store.markStale(tags) > 0) state.onStale?.();
 }
 
 /** What a cached public response shows, by its path (the tags invalidations name). */

@@ -271,6 +271,12 @@ export class PageStore {
 
   /** Removes the pages carrying one of the tags (without tags, every page) at once. */
   removeTagged(tags?: readonly string[]): void {
+    if (!tags) {
+      this.clearFront();
+      this.sqlite.exec("delete from pages; delete from page_tags;");
+      this.bytes = 0;
+      return;
+    }
     this.sqlite.transaction(() => {
       for (const key of this.keys(tags)) this.removeKey(key);
     })();
