@@ -215,7 +215,10 @@ class PublicPages {
     const generation = publicCacheGeneration();
     const [gz, br] = await Promise.all([
       gzipAsync(built.body, { level: 9 }),
-      brotliAsync(built.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length } }),
+      // A 256 KB window (not brotli's 4 MB default) holds any page and keeps the compressor's memory small.
+      brotliAsync(built.body, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
+      }),
     ]);
     if (publicCacheGeneration() !== generation) return;
     // Brotli where it pays: kept only when clearly smaller than gzip.
