@@ -215,9 +215,11 @@ class PublicPages {
     const generation = publicCacheGeneration();
     const [gz, br] = await Promise.all([
       gzipAsync(built.body, { level: 9 }),
-      // A 256 KB window (not brotli's 4 MB default) holds any page and keeps the compressor's memory small.
+      // Quality 5: on a 45 KB article 1 ms and 10.0 KB, against 11 ms and 9.8 KB at quality 9 (and
+      // 11.3 KB for gzip -9): the store is written on every miss and re-render. A 256 KB window (not
+      // brotli's 4 MB default) holds any page and keeps the compressor's memory small.
       brotliAsync(built.body, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
       }),
     ]);
     if (publicCacheGeneration() !== generation) return;
