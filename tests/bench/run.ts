@@ -274,8 +274,16 @@ async function walk(url: string, paths: string[]) {
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++];
-      const res = await fetch(`${url}${path}`, { headers: { "User-Agent": BROWSER } });
-      await res.arrayBuffer();
+      // A kept-alive connection the server closed at its idle timeout fails once: ask again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await fetch(`${url}${path}`, { headers: { "User-Agent": BROWSER } });
+          await res.arrayBuffer();
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+        }
+      }
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
