@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler as createRemixRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
@@ -80,25 +80,33 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
     res.locals.cspNonce = randomBytes(16).toString("base64");
     next();
   });
+  // The policy's directives, named once: signed-in and uncached responses get this request's nonce
+  // in script-src; a stored public page gets the hashes of its own inline scripts instead
+  // (docs/decisions/016), so a stored page is sent as stored.
+  const directives = (scripts: string[]) => ({
+    "default-src": ["'self'"],
+    "script-src": ["'self'", ...scripts],
+    "script-src-attr": ["'none'"],
+    // React and charts set style attributes; scripts stay nonce- or hash-only.
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:", "https:"],
+    "font-src": ["'self'"],
+    "connect-src": config.dev ? ["'self'", "ws:"] : ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    ...(https ? { "upgrade-insecure-requests": [] } : {}),
+  });
+  const storedPageCsp = (scripts: string[]) =>
+    Object.entries(directives(scripts))
+      .map(([name, values]) => [name, ...values].join(" "))
+      .join(";");
   app.use(
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
-          "script-src-attr": ["'none'"],
-          // React and charts set style attributes; scripts stay nonce-only.
-          "style-src": ["'self'", "'unsafe-inline'"],
-          "img-src": ["'self'", "data:", "blob:", "https:"],
-          "font-src": ["'self'"],
-          "connect-src": config.dev ? ["'self'", "ws:"] : ["'self'"],
-          "object-src": ["'none'"],
-          "base-uri": ["'self'"],
-          "form-action": ["'self'"],
-          "frame-ancestors": ["'none'"],
-          ...(https ? { "upgrade-insecure-requests": [] } : {}),
-        },
+        directives: { ...directives([]), "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`] },
       },
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
@@ -156,14 +164,32 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   // Page views are counted before the cache, so a cache hit counts too (DESIGN §9); the counts
   // are written in batches, one transaction per second.
   app.use(runtime.countViews());
-  // Anonymous public pages, feeds and public JSON from memory; staff bypass it.
-  app.use(runtime.publicPageCache());
+  // Anonymous public pages, feeds and public JSON from the page store (DATA_DIR/pages.db), rendered
+  // through the same build as an anonymous reader gets them; staff bypass it.
+  const mapped = withBusyMapping(build, runtime);
+  const site = new URL(config.publicUrl);
+  const remix = createRemixRequestHandler(mapped, config.mode);
+  app.use(
+    runtime.publicPageCache({
+      build: build.assets.version,
+      csp: storedPageCsp,
+      render: (path) =>
+        remix(
+          new globalThis.Request(`${site.origin}${path}`, {
+            // A crawler's agent: the whole document at once (app/entry.server.tsx), no nonce.
+            headers: { host: site.host, accept: "text/html,*/*", "user-agent": "Mozilla/5.0 (compatible; NewsPageStore/1.0; +bot)" },
+            signal: AbortSignal.timeout(10_000),
+          }),
+          { cspNonce: "" },
+        ),
+    }),
+  );
 
   // One Remix handler (it derives its route tables once); a dev rebuild gets a new app.
   app.all(
     "*",
     createRequestHandler({
-      build: withBusyMapping(build, runtime),
+      build: mapped,
       mode: config.mode,
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
       publicUrl: config.publicUrl,

@@ -1,4 +1,4 @@
-import type { DB } from "../../db/index";
+import { getHandle, type DB } from "../../db/index";
 import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 
 // Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
@@ -43,17 +43,35 @@ export async function publicFootprint(executor: DB, id: string): Promise<PublicF
   return { published, refs: [row.id, row.slug, ...oldSlugs.map((r) => r.old_slug)], categorySlug: row.category_slug, inLatest };
 }
 
-/** Clears the cached pages an article showed on before the write and shows on after it. */
+/**
+ * Marks stale the stored pages an article showed on before the write and shows on after it (they are
+ * re-rendered in the background), and removes at once what must no longer be shown
+ * (DESIGN §12): every page of an article that is no longer published (unpublished, deleted,
+ * scheduled later) with the lists that showed it, and the pages under a slug the article left.
+ * Called after the write's commit: the article's current row says which case it is.
+ */
 export function invalidateArticleChange(...footprints: (PublicFootprint | undefined)[]) {
   const shown = footprints.filter((f): f is PublicFootprint => Boolean(f?.published));
   // A draft before and after: readers never saw it (its URLs answered 404, which is not cached).
   if (!shown.length) return;
-  const tags = new Set<string>([CACHE_TAG.home, CACHE_TAG.search, CACHE_TAG.feed]);
+  const lists = [CACHE_TAG.home, CACHE_TAG.search, CACHE_TAG.feed];
+  const tags = new Set<string>(lists);
   for (const f of footprints) {
     if (!f) continue;
     for (const ref of f.refs) tags.add(CACHE_TAG.article(ref));
     if (f.categorySlug) tags.add(CACHE_TAG.category(f.categorySlug));
     if (f.inLatest) tags.add(CACHE_TAG.categories);
   }
-  invalidatePublicCache([...tags]);
+  const remove = new Set<string>();
+  const current = getHandle().sqlite.prepare("select id, slug, status from articles where id = ?");
+  for (const f of shown) {
+    const now = current.get(f.refs[0]) as { id: string; slug: string; status: string } | undefined;
+    if (!now || now.status !== "published") {
+      for (const tag of [...lists, ...f.refs.map(CACHE_TAG.article), ...(f.categorySlug ? [CACHE_TAG.category(f.categorySlug)] : [])]) remove.add(tag);
+      if (f.inLatest) remove.add(CACHE_TAG.categories);
+    } else {
+      for (const ref of f.refs) if (ref !== now.id && ref !== now.slug) remove.add(CACHE_TAG.article(ref));
+    }
+  }
+  invalidatePublicCache([...tags], { remove: [...remove] });
 }

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gunzipSync, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
-import { CACHE_CONTROL, cacheTagsFor, getCachedResponse, pageCacheEnabled, setCachedResponse, type CachedResponse } from "../utils/page-cache.server";
+import { CACHE_CONTROL, cacheTagsFor, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
+import type { PageStore, StoredPage } from "../utils/page-store.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
-// The Express middleware of DESIGN §9 for public responses: view counting (before the cache, so a
-// cache hit counts too) and the in-process page cache with Cache-Control and ETag.
-// docs/decisions/004-page-cache-and-view-counting.md says why each choice is what it is.
+// The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the
+// store, so a hit counts too) and the page store of rendered pages with Cache-Control and ETag.
+// docs/decisions/004 (view counting) and docs/decisions/016-page-store.md say why.
 
 type Kind = "page" | "feed" | "json";
 
@@ -14,8 +17,8 @@ const NEVER_PUBLIC = /^\/(admin|api|build|media|healthz)(\/|$)/;
 const PUBLIC_API = /^\/api\/(homepage\/public|articles\/slug\/[^/]+|seo\/sitemap\.xml)\/?$/;
 
 // Public pages that are private to whoever holds the link: never stored, replayed or shared,
-// whoever asks (issue 15: preview links send `Cache-Control: private, no-store` and
-// `X-Robots-Tag: noindex` themselves). Any page store must keep this exclusion.
+// whoever asks (issue 15: preview links, to unpublished articles, send `Cache-Control: private,
+// no-store` and `X-Robots-Tag: noindex` themselves).
 export const PRIVATE_PUBLIC_PATHS = /^\/preview(\/|\.data$|$)/;
 
 /** What kind of public response a path gives, or undefined when it is never cached. */
@@ -52,29 +55,77 @@ export function countViews(): RequestHandler {
   };
 }
 
-// Headers that belong to one response, not to the cached representation.
-const PER_RESPONSE = new Set(["content-length", "etag", "x-cache", "date", "connection", "transfer-encoding", "set-cookie"]);
+/** Renders a public path as an anonymous reader would get it (an internal GET through the Remix build). */
+export type PageRenderer = (path: string) => Promise<globalThis.Response>;
 
-function etagOf(parts: Buffer[]): string {
-  const hash = createHash("sha1");
-  parts.forEach((part, i) => {
-    if (i) hash.update("\u0000nonce\u0000");
-    hash.update(part);
-  });
-  // Weak: replayed bodies differ in their CSP nonce, otherwise they are the same page.
-  return `W/"${hash.digest("base64url")}"`;
+export interface PageStoreOptions {
+  render: PageRenderer;
+  /** The Content-Security-Policy of a stored page, given the hash sources of its inline scripts. */
+  csp: (scriptSources: string[]) => string;
+  /** The build's asset version: pages of another build are dropped when the store opens. */
+  build: string;
 }
 
-function splitOnNonce(body: Buffer, nonce: string | undefined, html: boolean): Buffer[] {
-  if (!html || !nonce) return [body];
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (let at = body.indexOf(nonce, from, "latin1"); at !== -1; at = body.indexOf(nonce, from, "latin1")) {
-    parts.push(body.subarray(from, at));
-    from = at + nonce.length;
+// Headers that belong to one response, not to the stored representation.
+const PER_RESPONSE = new Set([
+  "content-length",
+  "content-encoding",
+  "etag",
+  "x-cache",
+  "date",
+  "connection",
+  "transfer-encoding",
+  "vary",
+  "content-security-policy",
+]);
+// A stored page is re-rendered in the background once it is served this old (view counts on cards).
+// An hour, not ten minutes: in the 10,000-article bench the walk took 12 minutes (cold article
+// renders ~60 ms each), so the rotation after it re-rendered half the store while being measured.
+const MAX_AGE_MS = 60 * 60_000;
+const TRACKING = /^(utm_\w*|fbclid|gclid)$/i;
+
+/** The store key of a request URL: the path and query, tracking parameters left out. */
+export function storeKey(url: string): string {
+  const q = url.indexOf("?");
+  if (q === -1) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  const names = [...params.keys()];
+  if (!names.some((name) => TRACKING.test(name))) return url;
+  for (const name of names) if (TRACKING.test(name)) params.delete(name);
+  const rest = params.toString();
+  return url.slice(0, q) + (rest ? `?${rest}` : "");
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+interface Built {
+  status: number;
+  headers: [string, string][];
+  /** The uncompressed body (not kept in the store). */
+  body: Buffer;
+  storable: boolean;
+  etag: string;
+  tags: string[];
+  cookies: string[];
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+
+/** The CSP hash sources of a document's inline scripts (JSON-LD data blocks are not scripts). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attrs, content] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attrs)) continue;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+    if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript") continue;
+    hashes.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
   }
-  parts.push(body.subarray(from));
-  return parts;
+  return [...hashes];
+}
+
+function etagOf(body: Buffer): string {
+  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
 function notModified(req: Request, etag: string): boolean {
@@ -87,118 +138,254 @@ function notModified(req: Request, etag: string): boolean {
   });
 }
 
-type End = (this: Response, chunk?: Buffer) => Response;
-
-/** Sends a cached (or just captured) representation through `end`, honouring If-None-Match. */
-function replay(req: Request, res: Response, entry: CachedResponse, state: "HIT" | "MISS", end: End) {
-  res.status(entry.status);
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
-  res.setHeader("ETag", entry.etag);
-  res.setHeader("X-Cache", state);
-  if (notModified(req, entry.etag)) {
-    // No CSP on a 304: browsers merge a 304's headers into their stored copy, and a fresh nonce
-    // there would no longer match the scripts of the stored body.
-    for (const name of ["Content-Security-Policy", "Content-Type", "Content-Length"]) res.removeHeader(name);
-    res.status(304);
-    return end.call(res);
+/** The stored encoding the client takes: br, then gzip, else identity (q=0 refuses one). */
+function negotiate(header: string | undefined, hasBr: boolean): "br" | "gzip" | "identity" {
+  if (!header) return "identity";
+  const accepted = new Set<string>();
+  for (const part of header.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name.trim());
   }
-  const nonce = String(res.locals.cspNonce ?? "");
-  let body = entry.parts[0];
-  if (entry.parts.length > 1) {
-    const nonceBytes = Buffer.from(nonce);
-    const pieces: Buffer[] = [];
-    entry.parts.forEach((part, i) => {
-      if (i) pieces.push(nonceBytes);
-      pieces.push(part);
-    });
-    body = Buffer.concat(pieces);
-  }
-  res.setHeader("Content-Length", body.length);
-  return end.call(res, req.method === "HEAD" ? undefined : body);
+  if (hasBr && (accepted.has("br") || accepted.has("*"))) return "br";
+  if (accepted.has("gzip") || accepted.has("*")) return "gzip";
+  return "identity";
 }
 
-const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
-  Buffer.isBuffer(chunk)
-    ? chunk
-    : chunk instanceof Uint8Array
-      ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-      : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+/** The page store middleware and its background re-render (one per app, see server/app.ts). */
+class PublicPages {
+  private readonly inflight = new Map<string, Promise<Built>>();
+  private refreshing = false;
+  private stopped = false;
+
+  constructor(
+    private readonly options: PageStoreOptions,
+    private readonly store: PageStore | undefined,
+  ) {}
+
+  /** Renders a path for the store: status, headers (with its own CSP), body, tags. */
+  async build(key: string, kind: Kind): Promise<Built> {
+    const response = await this.options.render(key);
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: [string, string][] = [];
+    const cookies = response.headers.getSetCookie();
+    let privateRoute = false;
+    for (const [name, value] of response.headers) {
+      if (name === "set-cookie" || PER_RESPONSE.has(name)) continue;
+      if (name === "cache-control") {
+        privateRoute = /\bprivate\b/.test(value);
+        if (!privateRoute && response.status === 200) continue;
+      }
+      headers.push([name, value]);
+    }
+    // The server names the policy of every public response (a route's no-store default of the
+    // JSON helpers included); a route that must not be shared says `private`.
+    if (response.status === 200 && !privateRoute) headers.push(["cache-control", CACHE_CONTROL[kind]]);
+    const html = /text\/html/i.test(response.headers.get("content-type") ?? "");
+    headers.push(["content-security-policy", this.options.csp(html ? inlineScriptHashes(body.toString("utf8")) : [])]);
+    return {
+      status: response.status,
+      headers,
+      body,
+      storable: response.status === 200 && !cookies.length && !privateRoute,
+      etag: etagOf(body),
+      tags: cacheTagsFor(key.replace(/\?.*$/, "")),
+      cookies,
+    };
+  }
+
+  /**
+   * Renders and, when the content did not change meanwhile, stores the page. With the store on,
+   * requests for a page being rendered wait for that render (one render per key at a time).
+   */
+  render(key: string, kind: Kind): Promise<Built> {
+    // With the store off every request renders on its own (the bench's cold figures).
+    if (!this.store) return this.build(key, kind);
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      const generation = publicCacheGeneration();
+      pending = this.build(key, kind)
+        .then(async (built) => {
+          // A write during the render may have changed what it read: such a page is not kept.
+          if (this.store && built.storable && publicCacheGeneration() === generation) await this.keep(key, built);
+          return built;
+        })
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async keep(key: string, built: Built): Promise<void> {
+    const generation = publicCacheGeneration();
+    const [gz, br] = await Promise.all([
+      gzipAsync(built.body, { level: 9 }),
+      // Quality 5: on a 45 KB article 1 ms and 10.0 KB, against 11 ms and 9.8 KB at quality 9 (and
+      // 11.3 KB for gzip -9): the store is written on every miss and re-render. A 256 KB window (not
+      // brotli's 4 MB default) holds any page and keeps the compressor's memory small.
+      brotliAsync(built.body, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
+      }),
+    ]);
+    if (publicCacheGeneration() !== generation) return;
+    // Brotli where it pays: kept only when clearly smaller than gzip.
+    const keepBr = br.length < gz.length * 0.95 ? br : null;
+    this.store!.put({
+      key,
+      status: built.status,
+      headers: built.headers,
+      gzip: gz,
+      br: keepBr,
+      etag: built.etag,
+      tags: built.tags,
+      size: gz.length + (keepBr?.length ?? 0) + 200,
+      stale: false,
+    });
+  }
+
+  /** Sends a stored page as stored: headers, the encoding the client takes, or a 304. */
+  sendStored(req: Request, res: Response, page: StoredPage): void {
+    const xCache = page.stale ? "STALE" : "HIT";
+    res.status(page.status);
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    res.setHeader("ETag", page.etag);
+    res.setHeader("Vary", "Accept-Encoding");
+    res.setHeader("X-Cache", xCache);
+    if (notModified(req, page.etag)) return void this.send304(res);
+    const encoding = negotiate(req.headers["accept-encoding"], Boolean(page.br));
+    let body = encoding === "br" ? page.br! : encoding === "gzip" ? page.gzip : page.identity;
+    if (!body) {
+      body = gunzipSync(page.gzip);
+      this.store?.rememberIdentity(page, body);
+    }
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", body.length);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  /** Sends a page just rendered (a miss, or the store off), uncompressed: compression() handles it. */
+  sendBuilt(req: Request, res: Response, built: Built): void {
+    res.status(built.status);
+    for (const [name, value] of built.headers) res.setHeader(name, value);
+    if (built.cookies.length) res.setHeader("Set-Cookie", built.cookies);
+    res.setHeader("X-Cache", "MISS");
+    if (built.status === 200) {
+      res.setHeader("ETag", built.etag);
+      res.setHeader("Vary", "Accept-Encoding");
+      if (notModified(req, built.etag)) return void this.send304(res);
+    }
+    res.setHeader("Content-Length", built.body.length);
+    res.end(req.method === "HEAD" ? undefined : built.body);
+  }
+
+  private send304(res: Response): void {
+    // No CSP or body headers on a 304: browsers merge a 304's headers into their stored copy.
+    for (const name of ["Content-Security-Policy", "Content-Type", "Content-Length", "Content-Encoding"]) res.removeHeader(name);
+    res.status(304).end();
+  }
+
+  /** Starts re-rendering stale pages in the background, one at a time, if not already at it. */
+  kick(): void {
+    if (this.refreshing || this.stopped || !this.store) return;
+    this.refreshing = true;
+    setImmediate(() => void this.refresh());
+  }
+
+  /**
+   * Re-renders stale pages one at a time, the most read first, yielding to requests between
+   * renders (setImmediate: every waiting request's I/O runs before the next render starts).
+   */
+  private async refresh(): Promise<void> {
+    const store = this.store!;
+    try {
+      while (!this.stopped) {
+        const key = store.nextStale();
+        if (!key) break;
+        const kind = publicKind(key.replace(/\?.*$/, ""));
+        try {
+          const built = kind ? await this.render(key, kind) : undefined;
+          // A page that is no longer a 200 (gone, moved) is dropped; a write during the render
+          // leaves it stale and it comes round again.
+          if (!built?.storable) store.remove(key);
+        } catch (error) {
+          console.error(`Page store: re-rendering ${key} failed: ${(error as Error)?.message ?? error}`);
+          store.remove(key);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      if (req.method !== "GET" && req.method !== "HEAD") return next();
+      const kind = publicKind(req.path);
+      if (!kind) return next();
+
+      if (!isAnonymous(req)) {
+        const writeHead = res.writeHead;
+        res.writeHead = function (this: Response, ...args: unknown[]) {
+          res.setHeader("Cache-Control", CACHE_CONTROL.private);
+          res.setHeader("X-Cache", "BYPASS");
+          return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+        } as Response["writeHead"];
+        return next();
+      }
+
+      // Anonymous: the page is what any reader gets for this path, never shaped by this request's
+      // headers (Host, X-Forwarded-*, cookies of other sites, Accept-Encoding).
+      const key = storeKey(req.originalUrl);
+      const page = this.store?.get(key);
+      if (page) {
+        if (!page.stale && Date.now() - page.storedAt > MAX_AGE_MS) {
+          this.store!.markStaleKey(key);
+          this.kick();
+        }
+        return this.sendStored(req, res, page);
+      }
+      this.render(key, kind).then(
+        (built) => {
+          if (!res.headersSent) this.sendBuilt(req, res, built);
+        },
+        (error) => next(error),
+      );
+    };
+  }
+}
+
+let current: PublicPages | undefined;
 
 /**
- * The in-process cache of anonymous public responses (DESIGN §9). Anonymous GET/HEAD of public
- * pages, feeds and public JSON are served from memory when stored; otherwise the response is
- * captured (before compression, which runs again on every replay), stored when it is a 200 without
- * cookies, and sent with its Cache-Control policy, a weak ETag and X-Cache. Staff bypass it and
- * get `private, no-store`. PAGE_CACHE=0 keeps the headers but stores nothing (the bench's cold runs).
+ * The page store of anonymous public responses (DESIGN §12): anonymous GET/HEAD of public pages,
+ * feeds and public JSON are answered from DATA_DIR/pages.db as stored (compressed, with their
+ * headers and a CSP listing the hashes of their inline scripts), else rendered through the Remix
+ * build as an anonymous reader gets them, stored when a 200 without cookies, and sent. Staff bypass
+ * it and get `private, no-store`. PAGE_CACHE=0 keeps the headers but stores nothing.
  */
-export function publicPageCache(): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const kind = publicKind(req.path);
-    if (!kind) return next();
+export function publicPageCache(options: PageStoreOptions): RequestHandler {
+  current?.stop();
+  const store = openPageStore({ build: options.build, onStale: () => current?.kick() });
+  current = new PublicPages(options, store);
+  // Pages left stale by the last run (a write just before a stop) are re-rendered now.
+  current.kick();
+  return current.middleware();
+}
 
-    if (!isAnonymous(req)) {
-      const writeHead = res.writeHead;
-      res.writeHead = function (this: Response, ...args: unknown[]) {
-        res.setHeader("Cache-Control", CACHE_CONTROL.private);
-        res.setHeader("X-Cache", "BYPASS");
-        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-      } as Response["writeHead"];
-      return next();
-    }
+/** Stops the background re-render and closes the store (shutdown, a dev rebuild). */
+export function stopPublicPages(): void {
+  current?.stop();
+  current = undefined;
+  closePageStore();
+}
 
-    const key = req.originalUrl;
-    const enabled = pageCacheEnabled();
-    const hit = enabled ? getCachedResponse(key) : undefined;
-    if (hit) return void replay(req, res, hit, "HIT", res.end as End);
-    // Remix sends no body for HEAD, so there is nothing to store: let it answer.
-    if (req.method === "HEAD") return next();
-
-    const before = new Set(res.getHeaderNames());
-    const chunks: Buffer[] = [];
-    const { write } = res;
-    const end = res.end as End;
-    const flush = (res as unknown as { flush?: () => void }).flush;
-    const restore = () => {
-      res.write = write;
-      res.end = end as Response["end"];
-      (res as unknown as { flush?: () => void }).flush = flush;
-    };
-
-    res.write = function (chunk: unknown, encoding?: unknown, callback?: unknown) {
-      if (chunk != null) chunks.push(toBuffer(chunk, encoding));
-      const cb = typeof encoding === "function" ? encoding : callback;
-      if (typeof cb === "function") process.nextTick(cb as () => void);
-      return true;
-    } as Response["write"];
-    // compression's flush() would push each streamed chunk out; we send the whole body at once.
-    (res as unknown as { flush?: () => void }).flush = () => undefined;
-
-    res.end = function (this: Response, chunk?: unknown, encoding?: unknown, _callback?: unknown) {
-      if (chunk != null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
-      restore();
-      const body = Buffer.concat(chunks);
-      const routeCacheControl = String(res.getHeader("cache-control") ?? "");
-      const storable = res.statusCode === 200 && !res.getHeader("set-cookie") && !/\bprivate\b/.test(routeCacheControl) && !res.headersSent;
-      if (!storable) return end.call(res, body);
-      const headers: [string, string][] = [];
-      for (const name of res.getHeaderNames()) {
-        if (before.has(name) || PER_RESPONSE.has(name)) continue;
-        const value = res.getHeader(name);
-        headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
-      }
-      // The server names the policy of every public response (a route's no-store default of the
-      // JSON helpers included); a route that must not be shared says `private`.
-      const policy = headers.find(([name]) => name === "cache-control");
-      if (policy) policy[1] = CACHE_CONTROL[kind];
-      else headers.push(["cache-control", CACHE_CONTROL[kind]]);
-      const html = /text\/html/i.test(String(res.getHeader("content-type") ?? ""));
-      const parts = splitOnNonce(body, res.locals.cspNonce as string | undefined, html);
-      const entry: CachedResponse = { status: 200, headers, parts, size: body.length, etag: etagOf(parts), storedAt: Date.now(), tags: cacheTagsFor(req.path) };
-      if (enabled) setCachedResponse(key, entry);
-      return replay(req, res, entry, "MISS", end);
-    } as Response["end"];
-
-    next();
-  };
+/** What the store holds (bytes, pages), for the bench. */
+export function pageStoreStats() {
+  return pageStore()?.stats();
 }

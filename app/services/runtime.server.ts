@@ -12,7 +12,7 @@ import { stopSanitizer } from "../utils/markdown.server";
 import { rateLimiters } from "../utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
 import { maintenanceResponse } from "./maintenance.server";
-import { countViews, publicPageCache } from "./public-middleware.server";
+import { countViews, pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
 import { flushViews } from "./view-counter.server";
 
 // What server.ts needs of the app, exported by app/entry.server.tsx as `runtime` and reached as
@@ -109,6 +109,7 @@ function healthCheck(): void {
  */
 async function stop(): Promise<void> {
   stopJobs();
+  stopPublicPages();
   await flushViews().catch((error) => console.error("Page views lost at shutdown:", error));
   try {
     getHandle().sqlite.exec("PRAGMA optimize");
@@ -131,6 +132,7 @@ export const runtime = {
   maintenanceResponse,
   countViews,
   publicPageCache,
+  pageStoreStats,
   isSameOrigin,
   bodyLimits: { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS },
   isDatabaseBusy,

@@ -1,14 +1,9 @@
 import { getEnv } from "./env.server";
+import { PageStore } from "./page-store.server";
 
-// In-process cache of anonymous public responses (DESIGN §9, docs/decisions/004). Writes that
-// change what readers see call invalidatePublicCache(); entries also expire after MAX_AGE_MS.
-const MAX_AGE_MS = 60_000;
-const MAX_ENTRIES = 5_000;
-// A byte budget rather than only a count: 5,000 article pages of ~40 KB would be 200 MB, over the
-// 300 MB resident budget of DESIGN §9. 48 MB holds the home, every category and over a thousand
-// hot articles; colder pages are rendered again (that is the "cold" figure of npm run bench).
-const maxBytes = () => getEnv().PAGE_CACHE_MB * 1024 * 1024;
-
+// The page store's door for the rest of the app (DESIGN §12, docs/decisions/016-page-store.md):
+// the Cache-Control policies, the tags a public path shows, and the invalidation every write calls.
+// The rows themselves live in ./page-store.server.ts (DATA_DIR/pages.db).
 /**
  * Cache-Control policies of public responses, named once (STYLE.md 'Server').
  * Browsers always revalidate pages (max-age=0): the ETag makes that a cheap 304, and a correction
@@ -27,94 +22,57 @@ export const CACHE_CONTROL = {
   private: "private, no-store",
 } as const;
 
-export interface CachedResponse {
-  status: number;
-  headers: [string, string][];
-  /** The body split where the render's CSP nonce stood; replay joins it with a fresh nonce. */
-  parts: Buffer[];
-  size: number;
-  etag: string;
-  storedAt: number;
-  /** What the response shows (cacheTagsFor): invalidatePublicCache(tags) drops the entries naming one. */
-  tags?: string[];
-}
-
-interface CacheState {
-  entries: Map<string, CachedResponse>;
-  bytes: number;
-  /** Bumped by every invalidation: other in-process caches of public data compare it. */
+interface State {
+  store: PageStore | undefined;
+  /** Bumped by every invalidation: a render that started before one is not stored as fresh. */
   generation: number;
-  hits: number;
-  misses: number;
+  /** Called after pages were marked stale (the background re-render). */
+  onStale: (() => void) | undefined;
 }
 
-const state: CacheState = {
-  entries: new Map(),
-  bytes: 0,
-  generation: 0,
-  hits: 0,
-  misses: 0,
-};
+const state: State = { store: undefined, generation: 0, onStale: undefined };
 
-/** Whether the page cache stores and serves responses (PAGE_CACHE=0 turns it off, for the bench). */
+/** Whether the page store stores and serves responses (PAGE_CACHE=0 turns it off, for the bench). */
 export function pageCacheEnabled(): boolean {
   return getEnv().PAGE_CACHE !== "0";
 }
 
-function drop(key: string, entry: CachedResponse) {
-  state.entries.delete(key);
-  state.bytes -= entry.size;
+/** Opens DATA_DIR/pages.db (at start-up, by the runtime); `build` names the build the pages belong to. */
+export function openPageStore({ build, onStale }: { build: string; onStale?: () => void }): PageStore | undefined {
+  closePageStore();
+  if (!pageCacheEnabled()) return undefined;
+  state.store = new PageStore(getEnv().DATA_DIR, () => getEnv().PAGE_CACHE_MB * 1024 * 1024, build);
+  state.onStale = onStale;
+  return state.store;
 }
 
-export function getCachedResponse(key: string): CachedResponse | undefined {
-  const entry = state.entries.get(key);
-  if (!entry) {
-    state.misses++;
-    return undefined;
-  }
-  if (Date.now() - entry.storedAt > MAX_AGE_MS) {
-    drop(key, entry);
-    state.misses++;
-    return undefined;
-  }
-  // Least recently used goes first: a hit moves the entry to the end of the Map's order.
-  state.entries.delete(key);
-  state.entries.set(key, entry);
-  state.hits++;
-  return entry;
+/** The open store, if any (never in tests that call models without the server). */
+export function pageStore(): PageStore | undefined {
+  return state.store;
 }
 
-export function setCachedResponse(key: string, entry: CachedResponse): void {
-  const budget = maxBytes();
-  if (entry.size > budget / 8) return;
-  const old = state.entries.get(key);
-  if (old) drop(key, old);
-  while (state.entries.size && (state.entries.size >= MAX_ENTRIES || state.bytes + entry.size > budget)) {
-    const [oldestKey, oldest] = state.entries.entries().next().value!;
-    drop(oldestKey, oldest);
-  }
-  state.entries.set(key, entry);
-  state.bytes += entry.size;
+export function closePageStore(): void {
+  state.store?.close();
+  state.store = undefined;
+  state.onStale = undefined;
 }
 
 /**
- * Drops cached public responses; call after any write readers can see. Without tags everything
- * goes (the menu, site settings: what every page shows). With tags, only the entries that carry one
- * of them (see cacheTagsFor and docs/decisions/010): e.g. `["home", "search", "article:slug"]`.
+ * Call after any write readers can see. With tags, the pages that carry one of them (see
+ * cacheTagsFor and docs/decisions/010), e.g. `["home", "search", "article:slug"]`, are marked stale:
+ * still served while a background re-render replaces them (a correction reaches readers within
+ * seconds). `remove` names tags whose pages must go at once because what they show must no longer
+ * be shown (a withdrawn article, a slug it left): never served stale. Without tags (site settings,
+ * the menu: a site-wide change to every page, its SEO tags, robots.txt and feeds included) every
+ * stored page goes at once and is rendered again on its next request (docs/decisions/016).
  */
-export function invalidatePublicCache(tags?: readonly string[]): void {
+export function invalidatePublicCache(tags?: readonly string[], { remove }: { remove?: readonly string[] } = {}): void {
   state.generation++;
-  if (!tags) {
-    state.entries.clear();
-    state.bytes = 0;
-    return;
-  }
-  if (!tags.length) return;
-  const wanted = new Set(tags);
-  for (const [key, entry] of state.entries) {
-    // An entry stored without tags could show anything: it goes with every invalidation.
-    if (!entry.tags || entry.tags.some((tag) => wanted.has(tag))) drop(key, entry);
-  }
+  const store = state.store;
+  if (!store) return;
+  if (!tags) return store.removeTagged();
+  if (remove?.length) store.removeTagged(remove);
+  if (tags.length && store.markStale(tags) > 0) state.onStale?.();
 }
 
 /** What a cached public response shows, by its path (the tags invalidations name). */
