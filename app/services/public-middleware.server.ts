@@ -158,6 +158,8 @@ class PublicPages {
   private readonly inflight = new Map<string, Promise<Built>>();
   private refreshing = false;
   private stopped = false;
+  /** The background re-render under way, awaited at shutdown before the store closes. */
+  private running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly options: PageStoreOptions,
@@ -289,7 +291,7 @@ class PublicPages {
   kick(): void {
     if (this.refreshing || this.stopped || !this.store) return;
     this.refreshing = true;
-    setImmediate(() => void this.refresh());
+    this.running = new Promise((resolve) => setImmediate(resolve)).then(() => this.refresh());
   }
 
   /**
@@ -305,10 +307,13 @@ class PublicPages {
         const kind = publicKind(key.replace(/\?.*$/, ""));
         try {
           const built = kind ? await this.render(key, kind) : undefined;
+          // Shutdown came during the render: the store is about to close; the page stays stale.
+          if (this.stopped) break;
           // A page that is no longer a 200 (gone, moved) is dropped; a write during the render
           // leaves it stale and it comes round again.
           if (!built?.storable) store.remove(key);
         } catch (error) {
+          if (this.stopped) break;
           console.error(`Page store: re-rendering ${key} failed: ${(error as Error)?.message ?? error}`);
           store.remove(key);
         }
@@ -319,8 +324,10 @@ class PublicPages {
     }
   }
 
-  stop(): void {
+  /** Ends the background re-render, waiting for the page being rendered. */
+  async stop(): Promise<void> {
     this.stopped = true;
+    await this.running;
   }
 
   middleware(): RequestHandler {
@@ -379,9 +386,10 @@ export function publicPageCache(options: PageStoreOptions): RequestHandler {
 }
 
 /** Stops the background re-render and closes the store (shutdown, a dev rebuild). */
-export function stopPublicPages(): void {
-  current?.stop();
+export async function stopPublicPages(): Promise<void> {
+  const pages = current;
   current = undefined;
+  await pages?.stop();
   closePageStore();
 }
 

@@ -109,7 +109,7 @@ function healthCheck(): void {
  */
 async function stop(): Promise<void> {
   stopJobs();
-  stopPublicPages();
+  await stopPublicPages();
   await flushViews().catch((error) => console.error("Page views lost at shutdown:", error));
   try {
     getHandle().sqlite.exec("PRAGMA optimize");

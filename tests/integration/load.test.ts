@@ -236,7 +236,8 @@ describe("mixed load: readers and staff writing at the same time", () => {
       expect(writes.writes).toBe(writeCount);
 
       // After a clean stop, the database file itself, opened read-only, holds every acknowledged write.
-      expect(await server.stop("SIGTERM")).toBe(0);
+      const code = await server.stop("SIGTERM");
+      expect(code, `the server did not stop cleanly:\n${server.output().slice(-3000)}`).toBe(0);
       const file = new Database(join(dataDir, "news.db"), { readonly: true, fileMustExist: true });
       try {
         expect(file.pragma("integrity_check", { simple: true })).toBe("ok");
