@@ -47,3 +47,19 @@ export async function stopBuild(): Promise<void> {
   handler = undefined;
   await runtime.stop();
 }
+
+/** A bearer token for a user made with the tests' common password (each sign-in from its own address, so lockout never trips). */
+export async function tokenFor(username: string): Promise<string> {
+  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
+  if (res.status !== 200) throw new Error(`sign-in as ${username} answered ${res.status}`);
+  return (await res.json()).access_token as string;
+}
+
+/** A JSON API call through the build, with a bearer token when given and a body when given. */
+export function sendJson(method: string, path: string, token: string | null, body?: unknown): Promise<Response> {
+  return request(path, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}

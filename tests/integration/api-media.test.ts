@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { uploadsDir } from "../../app/models/media.server";
 import { createUser } from "../../app/models/user.server";
 import { db } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, request, tokenFor } from "../helpers";
 
 // /api/media through the real production build (npm run build first).
 
@@ -33,11 +33,6 @@ function upload(token: string | undefined, parts: { name: string; bytes: Buffer 
       part.name,
     );
   return request("/api/media", { method: "POST", headers: auth(token), body: form });
-}
-
-async function tokenFor(username: string) {
-  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
-  return (await res.json()).access_token as string;
 }
 
 let admin: string;

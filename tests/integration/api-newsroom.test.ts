@@ -4,15 +4,10 @@ import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { MESSAGES } from "../../app/utils/newsroom-rules";
 import { db } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, request, tokenFor } from "../helpers";
 
 // /api/articles and /api/categories through the real production build (SPEC §7, DESIGN §5, §7).
 
-async function tokenFor(username: string) {
-  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
-  expect(res.status).toBe(200);
-  return (await res.json()).access_token as string;
-}
 const send = (method: string, path: string, token: string | null, body?: unknown) =>
   request(path, {
     method,

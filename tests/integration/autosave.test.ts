@@ -2,22 +2,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { db } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, sendJson, tokenFor } from "../helpers";
 
 // Issue 15: the editor's server-side autosave copy, one per article and user, offered back only
 // while newer than the saved article, cleared by that user's save, for who may edit the article.
 
-async function tokenFor(username: string) {
-  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
-  expect(res.status).toBe(200);
-  return (await res.json()).access_token as string;
-}
-const send = (method: string, path: string, token: string | null, body?: unknown) =>
-  request(path, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const send = sendJson;
 
 let editor: string, admin: string, reporter: string, science: string;
 

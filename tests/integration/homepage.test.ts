@@ -4,7 +4,7 @@ import { checkBlockRules, getHomepageLayout, HOMEPAGE_BLOCKS, saveHomepageLayout
 import { createUser } from "../../app/models/user.server";
 import { applyLayoutOp } from "../../app/routes/admin.homepage/homepage-ops";
 import { db, writeTransaction } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, request, tokenFor } from "../helpers";
 
 // The block rules (SPEC §5 'Homepage blocks') and GET/PUT /api/homepage/config.
 
@@ -27,10 +27,6 @@ async function article(n: number, status: "published" | "draft" = "published") {
   );
 }
 
-async function tokenFor(username: string) {
-  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
-  return (await res.json()).access_token as string;
-}
 const put = (token: string | undefined, body: unknown, type = "application/json") =>
   request("/api/homepage/config", {
     method: "PUT",

@@ -5,22 +5,12 @@ import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { sessionStorage } from "../../app/services/session.server";
 import { db, writeTransaction } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, request, sendJson, tokenFor } from "../helpers";
 
 // Issue 15 (DESIGN §11): a revision on every kind of save, pruning at 100, who may read and
 // restore them, restore under a conflicting edit, and the no-JS History page.
 
-async function tokenFor(username: string) {
-  const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });
-  expect(res.status).toBe(200);
-  return (await res.json()).access_token as string;
-}
-const send = (method: string, path: string, token: string | null, body?: unknown) =>
-  request(path, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const send = sendJson;
 const revisionCount = async (articleId: string) =>
   Number(
     (
