@@ -47,74 +47,71 @@ export default function Dashboard() {
         {desk.review ? (
           <section className="admin-card" aria-labelledby="review-title">
             <h2 id="review-title">Awaiting review · Очікують перевірки</h2>
-            {desk.review.length ? (
-              <ul className="recent-list" data-testid="review-queue">
-                {desk.review.map((a) => (
-                  <li key={a.id}>
-                    <div>
-                      <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
-                        {a.title}
-                      </Link>
-                      <div className="muted small">
-                        {a.author ?? "—"} · надіслано {formatDateTime(a.submitted_at)}
-                      </div>
-                    </div>
-                    <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={`Перевірити: ${a.title}`}>
-                      Перевірити
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="muted">Немає статей на перевірці</p>
-            )}
+            <ArticleLinks
+              items={desk.review}
+              testId="review-queue"
+              empty="Немає статей на перевірці"
+              meta={(a) => `${a.author ?? "—"} · надіслано ${formatDateTime(a.submitted_at)}`}
+              action={{ label: "Перевірити", name: (title) => `Перевірити: ${title}` }}
+            />
           </section>
         ) : null}
         <section className="admin-card" aria-labelledby="scheduled-title">
           <h2 id="scheduled-title">Заплановані публікації</h2>
-          {desk.scheduled.length ? (
-            <ul className="recent-list" data-testid="scheduled-list">
-              {desk.scheduled.map((a) => (
-                <li key={a.id}>
-                  <div>
-                    <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
-                      {a.title}
-                    </Link>
-                    <div className="muted small">{formatDateTime(a.publish_at)} (Київ)</div>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">Немає запланованих публікацій</p>
-          )}
+          <ArticleLinks
+            items={desk.scheduled}
+            testId="scheduled-list"
+            empty="Немає запланованих публікацій"
+            meta={(a) => `${formatDateTime(a.publish_at)} (Київ)`}
+          />
         </section>
       </div>
       <section className="admin-card" aria-labelledby="recent-title">
         <h2 id="recent-title">Recent Articles</h2>
-        {stats.recent_articles.length ? (
-          <ul className="recent-list">
-            {stats.recent_articles.map((a) => (
-              <li key={a.id}>
-                <div>
-                  <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
-                    {a.title}
-                  </Link>
-                  <div className="muted small">
-                    {a.published_at ? formatDate(a.published_at) : a.status} · {formatCount(a.views)} views
-                  </div>
-                </div>
-                <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={`Edit ${a.title}`}>
-                  Edit
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No articles found</p>
-        )}
+        <ArticleLinks
+          items={stats.recent_articles}
+          empty="No articles found"
+          meta={(a) => `${a.published_at ? formatDate(a.published_at) : a.status} · ${formatCount(a.views)} views`}
+          action={{ label: "Edit", name: (title) => `Edit ${title}` }}
+        />
       </section>
     </div>
+  );
+}
+
+/** A list of articles, each linking to its editor, with a line about it and an optional button. */
+function ArticleLinks<T extends { id: string; title: string }>({
+  items,
+  empty,
+  meta,
+  action,
+  testId,
+}: {
+  items: T[];
+  empty: string;
+  meta: (article: T) => string;
+  action?: { label: string; name: (title: string) => string };
+  testId?: string;
+}) {
+  if (!items.length) return <p className="muted">{empty}</p>;
+  return (
+    <ul className="recent-list" data-testid={testId}>
+      {items.map((a) => (
+        <li key={a.id}>
+          <div>
+            <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
+              {a.title}
+            </Link>
+            <div className="muted small">{meta(a)}</div>
+          </div>
+          {action ? (
+            <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={action.name(a.title)}>
+              {action.label}
+            </Link>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }
 
