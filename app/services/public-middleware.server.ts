@@ -255,11 +255,13 @@ class PublicPages {
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("X-Cache", xCache);
     if (notModified(req, page.etag)) return void this.send304(res);
-    const encoding = negotiate(req.headers["accept-encoding"], Boolean(page.br));
-    let body = encoding === "br" ? page.br! : encoding === "gzip" ? page.gzip : page.identity;
+    const store = this.store!;
+    const encoding = negotiate(req.headers["accept-encoding"], page.hasBr);
+    let body = encoding === "identity" ? page.identity : store.body(page, encoding);
     if (!body) {
-      body = gunzipSync(page.gzip);
-      this.store?.rememberIdentity(page, body);
+      // A client without compression (curl, some scripts): the gzip body, unpacked once per visit to the front.
+      body = gunzipSync(store.body(page, "gzip")!);
+      store.keepInFront(page, "identity", body);
     }
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);

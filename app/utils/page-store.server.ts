@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 
@@ -8,12 +8,36 @@ import SQLite from "better-sqlite3";
 // the store never takes the content database's write lock. Bounded by bytes, least recently used
 // out. This module knows nothing of HTTP or rendering: it keeps rows.
 
-// A small in-memory front of the most recently served pages (parsed headers, both encodings and,
-// once a client without compression asked, the plain body): a hot page costs no SQLite read, no
-// JSON parse and no gunzip. Bounded by bytes; any change to the store empties what it touches.
+// A small in-memory front of the most recently served pages (parsed headers, the bodies asked for
+// and, once a client without compression asked, the plain body): a hot page costs no SQLite read,
+// no JSON parse and no gunzip. Bounded by bytes; any change to the store empties what it touches.
 const FRONT_BYTES = 24 * 1024 * 1024;
 
+// The file's layout; another one (an older release) is deleted and made anew: it is a cache.
+const FORMAT = "2";
+
+export type Encoding = "br" | "gzip";
+
 export interface StoredPage {
+  key: string;
+  status: number;
+  headers: [string, string][];
+  etag: string;
+  tags: string[];
+  size: number;
+  stale: boolean;
+  storedAt: number;
+  /** Whether a brotli body is kept (only where it pays). */
+  hasBr: boolean;
+  /** The row the bodies are read from, each only when a client asks for it. */
+  rowid: number;
+  gzip?: Buffer;
+  br?: Buffer;
+  /** The uncompressed body, kept in the in-memory front once made. */
+  identity?: Buffer;
+}
+
+export interface NewPage {
   key: string;
   status: number;
   headers: [string, string][];
@@ -23,41 +47,48 @@ export interface StoredPage {
   tags: string[];
   size: number;
   stale: boolean;
-  storedAt: number;
-  /** The uncompressed body, kept in the in-memory front once made. */
-  identity?: Buffer;
 }
 
 interface Row {
+  rowid: number;
   key: string;
   status: number;
   headers: string;
-  gzip: Buffer;
-  br: Buffer | null;
   etag: string;
   tags: string;
   size: number;
-  stale: number;
+  has_br: number;
   stored_at: number;
+  stale: number;
 }
 
+// Measured on the rotation over 9,744 stored articles (docs/perf/016-page-store.md): a hit that
+// missed the front cost a 25 KB read with the blobs before the small columns, and every hit
+// rewrote its whole row a second later (last used, hits). So:
+// - what a hit changes (last used, hits, stale) lives in `page_state`, a small row of its own;
+// - in `pages` the small columns come first and the bodies last, each read only when asked for;
+// - 16 KB database pages hold a whole article's bodies in one or two pages (4 KB pages took six).
 const SCHEMA = `
 create table if not exists pages (
-  key text primary key,
+  key text not null unique,
   status integer not null,
   headers text not null,
-  gzip blob not null,
-  br blob,
   etag text not null,
   tags text not null,
   size integer not null,
+  has_br integer not null,
+  stored_at integer not null,
+  gzip blob not null,
+  br blob
+);
+create table if not exists page_state (
+  key text primary key,
   last_used integer not null,
   hits integer not null default 0,
-  stale integer not null default 0,
-  stored_at integer not null
+  stale integer not null default 0
 ) without rowid;
-create index if not exists pages_last_used on pages (last_used);
-create index if not exists pages_stale on pages (stale) where stale = 1;
+create index if not exists page_state_last_used on page_state (last_used);
+create index if not exists page_state_stale on page_state (stale) where stale = 1;
 create table if not exists page_tags (
   tag text not null,
   key text not null,
@@ -65,6 +96,24 @@ create table if not exists page_tags (
 ) without rowid;
 create table if not exists meta (name text primary key, value text not null) without rowid;
 `;
+
+/** Opens pages.db in the current layout; a file in another layout is removed first (a cache). */
+function openFile(file: string): SQLite.Database {
+  let sqlite = new SQLite(file);
+  const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[];
+  const format = tables.includes("meta") ? sqlite.prepare("select value from meta where name = 'format'").pluck().get() : undefined;
+  if (tables.length && format !== FORMAT) {
+    sqlite.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+    sqlite = new SQLite(file);
+  }
+  // Before the first table: a new file takes 16 KB pages (an existing one keeps its own).
+  sqlite.pragma("page_size = 16384");
+  return sqlite;
+}
+
+// What a page in the front costs besides its bodies (parsed headers, tags, the Map entry).
+const FRONT_OVERHEAD = 1_000;
 
 export class PageStore {
   private readonly sqlite: SQLite.Database;
@@ -84,7 +133,7 @@ export class PageStore {
   ) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "pages.db");
-    this.sqlite = new SQLite(file);
+    this.sqlite = openFile(file);
     chmodSync(file, 0o600);
     this.sqlite.pragma("journal_mode = WAL");
     // The store is a cache: losing the last writes at a power cut costs a re-render, never data.
@@ -92,34 +141,46 @@ export class PageStore {
     this.sqlite.pragma("cache_size = -8000");
     this.sqlite.pragma("busy_timeout = 5000");
     this.sqlite.exec(SCHEMA);
+    this.sqlite.prepare("insert or replace into meta (name, value) values ('format', ?)").run(FORMAT);
     const stored = this.sqlite.prepare("select value from meta where name = 'build'").pluck().get() as string | undefined;
     if (stored !== build) {
-      this.sqlite.exec("delete from pages; delete from page_tags;");
+      this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags;");
       this.sqlite.prepare("insert or replace into meta (name, value) values ('build', ?)").run(build);
     }
     this.statements = {
-      get: this.sqlite.prepare("select key, status, headers, gzip, br, etag, tags, size, stale, stored_at from pages where key = ?"),
+      get: this.sqlite.prepare(
+        `select p.rowid, p.key, p.status, p.headers, p.etag, p.tags, p.size, p.has_br, p.stored_at, s.stale
+         from pages p join page_state s on s.key = p.key where p.key = ?`,
+      ),
+      gzip: this.sqlite.prepare("select gzip from pages where rowid = ? and key = ?").pluck(),
+      br: this.sqlite.prepare("select br from pages where rowid = ? and key = ?").pluck(),
       put: this.sqlite.prepare(
-        `insert into pages (key, status, headers, gzip, br, etag, tags, size, last_used, hits, stale, stored_at)
-         values (@key, @status, @headers, @gzip, @br, @etag, @tags, @size, @now, 0, @stale, @now)
-         on conflict (key) do update set status = @status, headers = @headers, gzip = @gzip, br = @br, etag = @etag, tags = @tags,
-           size = @size, last_used = @now, stale = @stale, stored_at = @now`,
+        `insert into pages (key, status, headers, etag, tags, size, has_br, stored_at, gzip, br)
+         values (@key, @status, @headers, @etag, @tags, @size, @hasBr, @now, @gzip, @br)
+         on conflict (key) do update set status = @status, headers = @headers, etag = @etag, tags = @tags, size = @size,
+           has_br = @hasBr, stored_at = @now, gzip = @gzip, br = @br`,
+      ),
+      putState: this.sqlite.prepare(
+        `insert into page_state (key, last_used, hits, stale) values (@key, @now, 0, @stale)
+         on conflict (key) do update set last_used = @now, stale = @stale`,
       ),
       sizeOf: this.sqlite.prepare("select size from pages where key = ?").pluck(),
       deleteTags: this.sqlite.prepare("delete from page_tags where key = ?"),
       addTag: this.sqlite.prepare("insert or ignore into page_tags (tag, key) values (?, ?)"),
-      touch: this.sqlite.prepare("update pages set last_used = max(last_used, ?), hits = hits + ? where key = ?"),
+      touch: this.sqlite.prepare("update page_state set last_used = max(last_used, ?), hits = hits + ? where key = ?"),
       remove: this.sqlite.prepare("delete from pages where key = ? returning size").pluck(),
-      oldest: this.sqlite.prepare("select key from pages order by last_used limit ?").pluck(),
+      removeState: this.sqlite.prepare("delete from page_state where key = ?"),
+      oldest: this.sqlite.prepare("select key from page_state order by last_used limit ?").pluck(),
       keysOfTag: this.sqlite.prepare("select key from page_tags where tag = ?").pluck(),
-      markStale: this.sqlite.prepare("update pages set stale = 1 where key = ?"),
-      nextStale: this.sqlite.prepare("select key from pages where stale = 1 order by hits desc, last_used desc limit 1").pluck(),
+      markStale: this.sqlite.prepare("update page_state set stale = 1 where key = ? and stale = 0"),
+      nextStale: this.sqlite.prepare("select key from page_state where stale = 1 order by hits desc, last_used desc limit 1").pluck(),
       total: this.sqlite.prepare("select coalesce(sum(size), 0) from pages").pluck(),
       count: this.sqlite.prepare("select count(*) from pages").pluck(),
     };
     this.bytes = this.statements.total.get() as number;
   }
 
+  /** The page stored under a key (its headers and metadata; bodies come from body()). */
   get(key: string): StoredPage | undefined {
     let page = this.front.get(key);
     if (page) {
@@ -131,17 +192,17 @@ export class PageStore {
       if (!row) return undefined;
       page = {
         key: row.key,
+        rowid: row.rowid,
         status: row.status,
         headers: JSON.parse(row.headers) as [string, string][],
-        gzip: row.gzip,
-        br: row.br,
         etag: row.etag,
         tags: row.tags ? row.tags.split("\n") : [],
         size: row.size,
+        hasBr: row.has_br === 1,
         stale: row.stale === 1,
         storedAt: row.stored_at,
       };
-      this.remember(page, row.size);
+      this.remember(page);
     }
     const entry = this.touched.get(key);
     if (entry) {
@@ -152,11 +213,25 @@ export class PageStore {
     return page;
   }
 
+  /** A stored body of a page got from get(), read from the file the first time it is asked for. */
+  body(page: StoredPage, encoding: Encoding): Buffer | undefined {
+    if (encoding === "br" && !page.hasBr) return undefined;
+    const kept = page[encoding];
+    if (kept) return kept;
+    const body = this.statements[encoding].get(page.rowid, page.key) as Buffer | undefined;
+    if (body) this.keepInFront(page, encoding, body);
+    return body;
+  }
+
   /** Keeps a page in the in-memory front, oldest out past FRONT_BYTES. */
-  private remember(page: StoredPage, bytes: number): void {
+  private remember(page: StoredPage): void {
     this.forget(page.key);
     this.front.set(page.key, page);
-    this.frontBytes += bytes;
+    this.frontBytes += FRONT_OVERHEAD;
+    this.trimFront();
+  }
+
+  private trimFront(): void {
     for (const [key] of this.front) {
       if (this.frontBytes <= FRONT_BYTES) break;
       this.forget(key);
@@ -167,14 +242,15 @@ export class PageStore {
     const page = this.front.get(key);
     if (!page) return;
     this.front.delete(key);
-    this.frontBytes -= page.size + (page.identity?.length ?? 0);
+    this.frontBytes -= FRONT_OVERHEAD + (page.gzip?.length ?? 0) + (page.br?.length ?? 0) + (page.identity?.length ?? 0);
   }
 
-  /** Keeps the uncompressed body of a page beside it in the front (clients without compression). */
-  rememberIdentity(page: StoredPage, body: Buffer): void {
-    if (this.front.get(page.key) !== page || page.identity) return;
-    page.identity = body;
+  /** Keeps a body of a page beside it in the front (the uncompressed one for clients without compression). */
+  keepInFront(page: StoredPage, encoding: Encoding | "identity", body: Buffer): void {
+    if (this.front.get(page.key) !== page || page[encoding]) return;
+    page[encoding] = body;
     this.frontBytes += body.length;
+    this.trimFront();
   }
 
   private clearFront(): void {
@@ -193,11 +269,12 @@ export class PageStore {
     })();
   }
 
-  put(page: Omit<StoredPage, "storedAt">): void {
+  put(page: NewPage): void {
     const budget = this.maxBytes();
     // One page may not take more than an eighth of the budget (nor anything when the budget is 0).
     if (page.size > budget / 8) return;
     this.forget(page.key);
+    const now = Date.now();
     this.sqlite.transaction(() => {
       const old = this.statements.sizeOf.get(page.key) as number | undefined;
       this.statements.put.run({
@@ -209,9 +286,10 @@ export class PageStore {
         etag: page.etag,
         tags: page.tags.join("\n"),
         size: page.size,
-        now: Date.now(),
-        stale: page.stale ? 1 : 0,
+        hasBr: page.br ? 1 : 0,
+        now,
       });
+      this.statements.putState.run({ key: page.key, now, stale: page.stale ? 1 : 0 });
       this.statements.deleteTags.run(page.key);
       for (const tag of page.tags) this.statements.addTag.run(tag, page.key);
       this.bytes += page.size - (old ?? 0);
@@ -237,6 +315,7 @@ export class PageStore {
   private removeKey(key: string): void {
     this.forget(key);
     const size = this.statements.remove.get(key) as number | undefined;
+    this.statements.removeState.run(key);
     this.statements.deleteTags.run(key);
     if (size !== undefined) this.bytes -= size;
   }
@@ -256,7 +335,7 @@ export class PageStore {
   /** Marks pages stale (served until re-rendered); without tags, every page. Returns how many. */
   markStale(tags?: readonly string[]): number {
     this.clearFront();
-    if (!tags) return this.sqlite.prepare("update pages set stale = 1 where stale = 0").run().changes;
+    if (!tags) return this.sqlite.prepare("update page_state set stale = 1 where stale = 0").run().changes;
     let n = 0;
     this.sqlite.transaction(() => {
       for (const key of this.keys(tags)) n += this.statements.markStale.run(key).changes;
@@ -273,7 +352,7 @@ export class PageStore {
   removeTagged(tags?: readonly string[]): void {
     if (!tags) {
       this.clearFront();
-      this.sqlite.exec("delete from pages; delete from page_tags;");
+      this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags;");
       this.bytes = 0;
       return;
     }

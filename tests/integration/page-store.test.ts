@@ -107,6 +107,37 @@ describe("page store (production server)", () => {
     expect(decoded(after)).toContain(a.title);
   });
 
+  it("a pages.db of an older layout is replaced at start, never read; hits are counted in page_state", async () => {
+    const [a] = published(1);
+    const path = `/article/${a.slug}`;
+    expect(await server.stop("SIGTERM")).toBe(0);
+    // The first release's layout: bodies before the small columns, no page_state.
+    rmSync(join(dataDir, "pages.db"), { force: true });
+    const old = new SQLite(join(dataDir, "pages.db"));
+    old.exec(`create table pages (key text primary key, status integer, headers text, gzip blob, br blob, etag text, tags text,
+      size integer, last_used integer, hits integer, stale integer, stored_at integer) without rowid;
+      create table meta (name text primary key, value text not null) without rowid;`);
+    old.prepare("insert into pages values (?, 200, '[]', x'00', null, 'W/\"old\"', '', 1, 0, 0, 0, 0)").run(path);
+    old.close();
+    server = await startServer({ dataDir });
+    await signIn();
+    const first = await raw(path);
+    expect(first.status).toBe(200);
+    expect(first.headers["x-cache"]).toBe("MISS");
+    expect(decoded(first)).toContain(a.title);
+    expect((await raw(path)).headers["x-cache"]).toBe("HIT");
+    const store = new SQLite(join(dataDir, "pages.db"), { readonly: true });
+    try {
+      expect(store.pragma("page_size", { simple: true })).toBe(16384);
+      expect(store.prepare("select value from meta where name = 'format'").pluck().get()).toBe("2");
+      // The hit is counted in page_state (written within a second), not by rewriting the page's row.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(store.prepare("select hits from page_state where key = ?").pluck().get(path)).toBeGreaterThanOrEqual(1);
+    } finally {
+      store.close();
+    }
+  });
+
   it("answers gzip, br and identity with the same page, Vary: Accept-Encoding, and 304 on a matching ETag", async () => {
     const path = `/article/${published(2)[1].slug}`;
     await raw(path);
