@@ -3,6 +3,7 @@ import * as initial from "../migrations/2026_11_22_000001_initial";
 import * as imageText from "../migrations/2026_11_24_000017_image_text";
 import * as reviewSchedule from "../migrations/2026_11_24_000018_review_schedule";
 import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_previews";
+import * as articleColumns from "../migrations/2026_11_24_000020_article_columns";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_24_000017_image_text": imageText,
   "2026_11_24_000018_review_schedule": reviewSchedule,
   "2026_11_24_000019_revisions_previews": revisionsPreviews,
+  "2026_11_24_000020_article_columns": articleColumns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -187,8 +187,12 @@ function toPublicArticle(article: ArticlePageRow) {
   };
 }
 
-/** How many of the newest articles per tag, and of its category, a related row is chosen from. */
-const RELATED_CANDIDATES = 60;
+/**
+ * How many of the newest articles per tag, and of its category, a related row is chosen from.
+ * 24, not 60: the ranking read of ~200 candidates was 0.55 ms of a 6.5 ms cold article render
+ * (docs/perf/016-page-store.md); an article sharing two tags is still found among the newest.
+ */
+const RELATED_CANDIDATES = 24;
 
 /**
  * Related articles for an article page (issue 17): those sharing the most tags with it, then the
