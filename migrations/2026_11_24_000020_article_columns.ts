@@ -23,5 +23,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await rebuildArticles(db, longLast);
 }
 
-// Going back keeps the new order: it is the same table to every query (columns are named).
-export async function down(): Promise<void> {}
+// Going back puts the long columns where they were, after subtitle.
+function longAfterSubtitle(definition: string): string {
+  const { head, parts } = columnDefinitions(definition);
+  const long = LONG.map((name) => parts.find((p) => p.startsWith(`${name} `))!);
+  const rest = parts.filter((p) => !long.includes(p));
+  const at = rest.findIndex((p) => p.startsWith('"subtitle" ')) + 1;
+  return `${head}(${[...rest.slice(0, at), ...long, ...rest.slice(at)].join(", ")})`;
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await rebuildArticles(db, longAfterSubtitle);
+}
