@@ -17,9 +17,12 @@
 // query, the article's prepared HTML), built here from the project's own dependencies and served by
 // Express in the same run, over the same rotation. Requests carry a browser User-Agent (so view
 // counting is part of every figure) and no Accept-Encoding (a hit is decompressed per request, the
-// static file sent as is).
+// static file sent as is). The rotation is measured a second time as browsers and crawlers ask,
+// with `Accept-Encoding: gzip, deflate, br` (a hit sends the stored brotli bytes), beside a static
+// file of the same size as what goes over the wire.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
@@ -41,6 +44,7 @@ const CONNECTIONS = Number(option("connections", "50"));
 /** The most articles walked and rotated over (a walk at 100,000 would take half an hour here). */
 const ROTATION = Number(option("rotation", "11000"));
 const MINIMAL_DIR = resolve("tests/bench/minimal-remix");
+const BROWSER_ENCODINGS = "gzip, deflate, br";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 const STATIC_DIR_NAME = `__bench-${process.pid}`;
@@ -55,6 +59,10 @@ interface Target {
   cached: boolean;
   /** Measured warm only after a walk over every path and a restart (served from the store on disk). */
   rotation?: boolean;
+  /** Request headers of this row (the browser row's Accept-Encoding); its static file is as large as the body sent. */
+  headers?: Record<string, string>;
+  /** Not measured with the store off (the browser row: the cold figure is the plain rotation's). */
+  warmOnly?: boolean;
 }
 
 interface Run {
@@ -166,6 +174,14 @@ function targetsFor(dir: string): Target[] {
     { name: "home", paths: ["/"], cached: true },
     { name: "article (one hot slug)", paths: [`/article/${hot}`], cached: true },
     { name: `article (rotating ${slugs.length})`, paths: slugs.map((s) => `/article/${s}`), cached: true, rotation: true },
+    {
+      name: `article (browser encodings, rotating ${slugs.length})`,
+      paths: slugs.map((s) => `/article/${s}`),
+      cached: true,
+      rotation: true,
+      warmOnly: true,
+      headers: { "Accept-Encoding": BROWSER_ENCODINGS },
+    },
     { name: "category", paths: ["/category/technology"], cached: true },
     { name: "search (common word)", paths: [`/search?q=${q}`], cached: true },
     { name: "search (rare word)", paths: [`/search?q=${rare}`], cached: true },
@@ -204,7 +220,7 @@ const fmt = {
 };
 
 /** The cold reference of pages other than the article: the minimal Remix page over the rotation. */
-const minimalOf = (rows: Row[], size: number) => rows.find((r) => r.size === size && r.target.rotation)?.minimal;
+const minimalOf = (rows: Row[], size: number) => rows.find((r) => r.size === size && r.target.rotation && r.minimal)?.minimal;
 
 function printTable(rows: Row[]) {
   const header = [
@@ -266,6 +282,20 @@ function printTable(rows: Row[]) {
   console.log(line(header));
   console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
   for (const l of lines) console.log(line(l));
+}
+
+/** One GET, the body as sent (never decompressed). */
+function probeBytes(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
 }
 
 /** Requests every path once, four at a time (a crawler walking the site). */
@@ -354,7 +384,8 @@ async function main() {
           // One walk over every rotated article with the store on, then a restart (the next server).
           await withServer(dir, {}, async (server) => {
             const started = Date.now();
-            for (const row of sizeRows.filter((r) => r.target.rotation)) await walk(server.url, row.target.paths);
+            // Both rotation rows go over the same articles: one walk.
+            await walk(server.url, sizeRows.find((r) => r.target.rotation)!.target.paths);
             console.log(`  walk: every rotated article once in ${((Date.now() - started) / 1000).toFixed(0)} s; restarting`);
           });
         }
@@ -363,10 +394,12 @@ async function main() {
           for (const row of sizeRows) {
             const { target } = row;
             if (mode === "cold" && !target.cached && row.warm) continue; // the admin list is never cached
+            if (mode === "cold" && target.warmOnly) continue;
             if (mode === "rotation" && !target.rotation) continue;
-            const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
-            const probe = await fetch(`${server.url}${target.paths[0]}`, { headers: { "User-Agent": BROWSER, "Accept-Encoding": "identity", ...headers } });
-            const body = Buffer.from(await probe.arrayBuffer());
+            const headers: Record<string, string> = { ...(target.signedIn ? { Cookie: cookie } : {}), ...target.headers };
+            // The bytes sent: as they go over the wire (fetch would decompress, so node:http).
+            const probe = await probeBytes(`${server.url}${target.paths[0]}`, { "User-Agent": BROWSER, "Accept-Encoding": "identity", ...headers });
+            const body = probe.body;
             row.status = probe.status;
             if (probe.status !== 200) continue;
             row.bytes = body.length;
@@ -389,7 +422,7 @@ async function main() {
             process.stdout.write(`  ${column} ${target.name}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms\n`);
           }
           if (mode === "warm" && size === SIZES[0]) {
-            for (const row of sizeRows.filter((r) => r.target.cached && r.status === 200 && !r.target.paths[0].endsWith(".xml"))) {
+            for (const row of sizeRows.filter((r) => r.target.cached && !r.target.warmOnly && r.status === 200 && !r.target.paths[0].endsWith(".xml"))) {
               const m = await measurePageJs(server.url, row.target.paths[0]);
               js.push({ path: row.target.paths[0], gzip: m.gzip, files: m.files.length, status: m.status });
             }
@@ -400,7 +433,7 @@ async function main() {
       }
       // The cold reference, in the same run: the minimal Remix page over the same articles.
       await withMinimalRemix(dir, async (url) => {
-        for (const row of sizeRows.filter((r) => r.target.name.startsWith("article"))) {
+        for (const row of sizeRows.filter((r) => r.target.name.startsWith("article") && !r.target.warmOnly)) {
           const target: Target = { name: `minimal ${row.target.name}`, paths: row.target.paths.map((p) => p.replace(/^\/article\//, "/a/")), cached: false };
           await load(url, target, {}, WARMUP);
           row.minimal = await load(url, target, {}, DURATION);
@@ -460,13 +493,16 @@ async function main() {
   };
   const hot = at(base, "article (one hot");
   const rotating = at(base, "article (rotating");
+  const browser = at(base, "article (browser encodings");
   const home = at(base, "home");
   warmLine("article (one hot slug)", hot);
-  warmLine(`article (rotation over ${rotating?.target.paths.length ?? "?"} after one walk and a restart)`, rotating);
+  warmLine(`article (rotation over ${rotating?.target.paths.length ?? "?"} after one walk and a restart, no Accept-Encoding)`, rotating);
+  warmLine(`article (the same rotation, Accept-Encoding: ${BROWSER_ENCODINGS}; static file of the bytes sent)`, browser);
   coldLine("article (rotation, store off)", 0.5, rotating);
   coldLine("article (one slug, store off)", 0.5, hot);
   p99Line("article (one hot slug)", hot);
-  p99Line("article (rotation)", rotating);
+  p99Line("article (rotation, no Accept-Encoding)", rotating);
+  p99Line("article (rotation, browser encodings)", browser);
   if (rotating?.cold?.rps) verdict(rotating.cold.p99 < 100, `article cold (rotation, store off) p99 < 100 ms: ${fmt.ms(rotating.cold.p99)} ms`);
   warmLine("home", home);
   coldLine("home", 0.4, home);
