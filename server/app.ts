@@ -12,7 +12,7 @@ import { guardFormData, nosniff, refuseMalformedPath, screensTakeForms, trailing
  * 'Server'). What it needs of the app comes from the build's `runtime` export (docs/decisions/012);
  * this file imports nothing from app/ but that type.
  */
-export function createApp(build: ServerBuild, runtime: Runtime): express.Express {
+export function createApp(build: ServerBuild, runtime: Runtime, version = build.assets.version): express.Express {
   const config = runtime.config();
   const https = config.publicUrl.startsWith("https://");
   const limits = runtime.rateLimiters();
@@ -178,7 +178,7 @@ export function createApp(build: ServerBuild, runtime: Runtime): express.Express
   const remix = createRemixRequestHandler(mapped, config.mode);
   app.use(
     runtime.publicPageCache({
-      build: build.assets.version,
+      build: version,
       csp: storedPageCsp,
       render: (path) =>
         remix(

@@ -1,4 +1,5 @@
-import { existsSync, statfsSync, statSync, watch } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statfsSync, statSync, watch } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,24 +9,27 @@ import { createApp } from "./app";
 
 const BUILD_PATH = resolve("build/remix/index.js");
 
-async function loadBuild(fresh = false): Promise<{ build: ServerBuild; runtime: Runtime }> {
+async function loadBuild(fresh = false): Promise<{ build: ServerBuild; runtime: Runtime; version: string }> {
   const build = (await import(pathToFileURL(BUILD_PATH).href + (fresh ? `?t=${Date.now()}` : ""))) as ServerBuild;
   // app/entry.server.tsx exports what the server needs of the app (docs/decisions/012).
   const { runtime } = build.entry.module as unknown as { runtime: Runtime };
-  return { build, runtime };
+  // What the stored pages were rendered by: the browser assets' version and the server code (a
+  // change to a loader or a formatter changes pages without changing any browser file).
+  const server = createHash("sha1").update(readFileSync(BUILD_PATH)).digest("base64url").slice(0, 12);
+  return { build, runtime, version: `${build.assets.version}.${server}` };
 }
 
 /** Starts the site: database, Express app, listening, dev rebuilds, graceful shutdown. */
 export async function start(): Promise<void> {
   let where: string | undefined;
   try {
-    let { build, runtime } = await loadBuild();
+    let { build, runtime, version } = await loadBuild();
     where = runtime.dataDir();
     const config = runtime.config();
     await runtime.startDatabase();
     runtime.startJobs();
 
-    let app: RequestListener = createApp(build, runtime);
+    let app: RequestListener = createApp(build, runtime, version);
     const server = createServer((req, res) => app(req, res));
     await new Promise<void>((resolveListen, reject) => {
       server.once("error", reject);
@@ -46,9 +50,9 @@ export async function start(): Promise<void> {
           .then(async () => {
             const next = await loadBuild(true);
             await runtime.stop();
-            ({ build, runtime } = next);
+            ({ build, runtime, version } = next);
             runtime.startJobs();
-            app = createApp(build, runtime);
+            app = createApp(build, runtime, version);
             broadcastDevReady(build);
           })
           .catch((error) => console.error("Dev rebuild not loaded:", error));

@@ -1,4 +1,5 @@
-import { statSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync, mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -130,6 +131,9 @@ describe("page store (production server)", () => {
     try {
       expect(store.pragma("page_size", { simple: true })).toBe(16384);
       expect(store.prepare("select value from meta where name = 'format'").pluck().get()).toBe("2");
+      // The store belongs to the browser assets and the server code it was rendered by.
+      const server = createHash("sha1").update(readFileSync("build/remix/index.js")).digest("base64url").slice(0, 12);
+      expect(store.prepare("select value from meta where name = 'build'").pluck().get()).toMatch(new RegExp(`^[\\w-]+\\.${server}$`));
       // The hit is counted in page_state (written within a second), not by rewriting the page's row.
       await new Promise((r) => setTimeout(r, 1_500));
       expect(store.prepare("select hits from page_state where key = ?").pluck().get(path)).toBeGreaterThanOrEqual(1);
