@@ -1,13 +1,30 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { db } from "../db/index";
+import { expect } from "vitest";
+import { db, getHandle } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 
 /** Migrates this test file's fresh database. */
 export async function migrated() {
   await migrateToLatest(db);
   return db;
+}
+
+/**
+ * After a migration rebuilt the articles table: the search index (rowids) still leads to the
+ * article with `word`, the four indexes are back, and the foreign keys are on and hold.
+ */
+export function expectArticlesRebuiltWhole({ word, id }: { word: string; id: string }) {
+  const { sqlite } = getHandle();
+  const found = sqlite.prepare("select a.id from articles_fts f join articles a on a.rowid = f.rowid where articles_fts match ?").all(word);
+  expect(found).toEqual([{ id }]);
+  const indexes = (
+    sqlite.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'articles' and sql is not null").all() as { name: string }[]
+  ).map((r) => r.name);
+  expect(indexes).toEqual(expect.arrayContaining(["articles_status_published", "articles_category_published", "articles_created_at", "articles_author_id"]));
+  expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+  expect(sqlite.pragma("foreign_key_check")).toEqual([]);
 }
 
 let handler: ((request: Request) => Promise<Response>) | undefined;

@@ -10,6 +10,7 @@ import * as imageText from "../../migrations/2026_11_24_000017_image_text";
 import * as reviewSchedule from "../../migrations/2026_11_24_000018_review_schedule";
 import * as revisionsPreviews from "../../migrations/2026_11_24_000019_revisions_previews";
 import * as articleColumns from "../../migrations/2026_11_24_000020_article_columns";
+import { expectArticlesRebuiltWhole } from "../helpers";
 
 const all: Record<string, Migration> = {
   "2026_11_22_000001_initial": initial,
@@ -51,14 +52,7 @@ describe("migration 2026_11_24_000020_article_columns", () => {
     expect(columns().slice(-2)).toEqual(["content", "content_html"]);
     expect([...columns()].sort()).toEqual([...names].sort());
     expect(sqlite.prepare("select rowid, * from articles order by id").all()).toEqual(before);
-    const found = sqlite.prepare("select a.id from articles_fts f join articles a on a.rowid = f.rowid where articles_fts match 'комети'").all();
-    expect(found).toEqual([{ id: "a-2" }]);
-    const indexes = (
-      sqlite.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'articles' and sql is not null").all() as { name: string }[]
-    ).map((r) => r.name);
-    expect(indexes).toEqual(expect.arrayContaining(["articles_status_published", "articles_category_published", "articles_created_at", "articles_author_id"]));
-    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
-    expect(sqlite.pragma("foreign_key_check")).toEqual([]);
+    expectArticlesRebuiltWhole({ word: "комети", id: "a-2" });
     // Checks and defaults travel with their columns.
     expect(() => sqlite.prepare("update articles set status = 'nonsense' where id = 'a-2'").run()).toThrow(/CHECK/);
     expect(() => sqlite.prepare("update articles set seo_title = ? where id = 'a-2'").run("x".repeat(61))).toThrow(/CHECK/);
