@@ -23,21 +23,17 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
   await writeTransaction(async (trx) => {
     const known = new Set<string>();
     const articleIds = [...new Set(counts.flatMap((c) => (c.articleId ? [c.articleId] : [])))];
-    // Chunked: SQLite caps the number of bound parameters per statement.
-    for (let i = 0; i < articleIds.length; i += 500) {
-      const rows = await trx
-        .selectFrom("articles")
-        .select("id")
-        .where("id", "in", articleIds.slice(i, i + 500))
-        .execute();
+    for (const ids of chunks(articleIds)) {
+      const rows = await trx.selectFrom("articles").select("id").where("id", "in", ids).execute();
       for (const row of rows) known.add(row.id);
     }
-    const perArticle = new Map<string, number>();
-    for (const c of counts) {
-      if (c.articleId && !known.has(c.articleId)) continue;
+    const kept = counts.filter((c) => !c.articleId || known.has(c.articleId));
+    // A walk over many articles flushes thousands of counts a second: a statement per count cost
+    // a third of the server's time (docs/perf/016-page-store.md), so rows go a chunk at a time.
+    for (const part of chunks(kept)) {
       await trx
         .insertInto("page_views")
-        .values({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })
+        .values(part.map((c) => ({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })))
         .onConflict((oc) =>
           oc.columns(["day", "path"]).doUpdateSet({
             views: sql`views + excluded.views`,
@@ -45,16 +41,26 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
           }),
         )
         .execute();
-      if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
     }
-    for (const [id, views] of perArticle) {
+    const perArticle = new Map<string, number>();
+    for (const c of kept) if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
+    for (const part of chunks([...perArticle])) {
+      const added = sql.join(part.map(([id, views]) => sql`(${id}, ${views})`));
       await trx
         .updateTable("articles")
-        .set({ views: sql`views + ${views}` })
-        .where("id", "=", id)
+        .from(sql<{ id: string; views: number }>`(select column1 as id, column2 as views from (values ${added}))`.as("added"))
+        .set({ views: sql`articles.views + added.views` })
+        .whereRef("articles.id", "=", "added.id")
         .execute();
     }
   });
+}
+
+/** Slices of at most 200 (SQLite caps the bound parameters of one statement). */
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += 200) out.push(items.slice(i, i + 200));
+  return out;
 }
 
 /**

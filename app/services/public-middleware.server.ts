@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gunzip, gzip } from "node:zlib";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
 import { CACHE_CONTROL, cacheTagsFor, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
@@ -104,7 +104,6 @@ export function storeKey(url: string): string {
 }
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 const brotliAsync = promisify(brotliCompress);
 
 interface Built {
@@ -250,9 +249,10 @@ class PublicPages {
       headers: built.headers,
       gzip: gz,
       br: keepBr,
+      identity: built.body,
       etag: built.etag,
       tags: built.tags,
-      size: gz.length + (keepBr?.length ?? 0) + 200,
+      size: gz.length + (keepBr?.length ?? 0) + built.body.length + 200,
       stale: false,
     });
   }
@@ -266,16 +266,10 @@ class PublicPages {
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("X-Cache", xCache);
     if (notModified(req, page.etag)) return void this.send304(res);
-    const store = this.store!;
     const encoding = negotiate(req.headers["accept-encoding"], page.hasBr);
-    const body = encoding === "identity" ? page.identity : store.body(page, encoding);
+    const body = this.store!.body(page, encoding);
     if (body) return this.sendBody(req, res, body, encoding);
-    // A client without compression (curl, some scripts): the gzip body unpacked on the thread pool,
-    // off the main thread (~70 µs for a 30 KB article), and kept in the front beside the page.
-    gunzipAsync(store.body(page, "gzip")!).then((plain) => {
-      store.keepInFront(page, "identity", plain);
-      this.sendBody(req, res, plain, encoding);
-    }, next);
+    next(new Error(`page store: no ${encoding} body for ${page.key}`));
   }
 
   private sendBody(req: Request, res: Response, body: Buffer, encoding: "br" | "gzip" | "identity"): void {

@@ -46,7 +46,23 @@ const state: CounterState = {
   dropped: 0,
 };
 
-const today = () => new Date().toISOString().slice(0, 10);
+// The UTC day, made once a day rather than on every view (a Date and an ISO string each time).
+let currentDay = { text: "", from: 0, until: 0 };
+function today(): string {
+  const now = Date.now();
+  if (now < currentDay.from || now >= currentDay.until) {
+    const text = new Date(now).toISOString().slice(0, 10);
+    const from = Date.parse(`${text}T00:00:00.000Z`);
+    currentDay = { text, from, until: from + 86_400_000 };
+  }
+  return currentDay.text;
+}
+
+/** The article a ref resolves to when the cache already knows (null: none), else undefined. */
+function knownArticle(ref: string): { id: string; slug: string } | null | undefined {
+  if (state.refsGeneration !== publicCacheGeneration()) return undefined;
+  return state.refs.get(ref);
+}
 
 /**
  * The article a reader reached by slug, id or old slug, from a small cache. The cache is emptied
@@ -54,12 +70,12 @@ const today = () => new Date().toISOString().slice(0, 10);
  * renamed slug, or a slug another article took over, resolves afresh.
  */
 export async function resolveArticle(ref: string): Promise<{ id: string; slug: string } | undefined> {
+  const known = knownArticle(ref);
+  if (known !== undefined) return known ?? undefined;
   if (state.refsGeneration !== publicCacheGeneration()) {
     state.refs.clear();
     state.refsGeneration = publicCacheGeneration();
   }
-  const cached = state.refs.get(ref);
-  if (cached !== undefined) return cached ?? undefined;
   const found = (await findViewedArticle({ ref })) ?? null;
   if (state.refs.size >= MAX_REFS) state.refs.delete(state.refs.keys().next().value!);
   state.refs.set(ref, found);
@@ -92,10 +108,14 @@ export function countPageView({ path }: { path: string }): void {
 export function countArticleView({ ref, reader }: { ref: string; reader?: string }): void {
   const day = today();
   if (reader === undefined) return add(`${day}\u0000a\u0000${ref}`, { day, ref });
+  const countFirst = (article: { id: string } | null | undefined) => {
+    if (article && firstViewInWindow({ ip: reader, articleId: article.id })) add(`${day}\u0000a\u0000${ref}`, { day, ref });
+  };
+  // A reader walking the site meets articles the cache knows: counted at once, no promise chain.
+  const known = knownArticle(ref);
+  if (known !== undefined) return countFirst(known);
   const check = resolveArticle(ref)
-    .then((article) => {
-      if (article && firstViewInWindow({ ip: reader, articleId: article.id })) add(`${day}\u0000a\u0000${ref}`, { day, ref });
-    })
+    .then(countFirst)
     .catch((error: unknown) => console.error("A page view could not be checked:", error))
     .finally(() => state.checking.delete(check));
   state.checking.add(check);

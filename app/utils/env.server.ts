@@ -53,7 +53,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW: whole(60, 1, 3600),
   VIEW_REPEAT_MINUTES: z.coerce.number().min(0).max(1440).default(30),
   PAGE_CACHE: onOff("1"),
-  PAGE_CACHE_MB: z.coerce.number().min(0).default(256),
+  PAGE_CACHE_MB: z.coerce.number().min(0).default(1024),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };

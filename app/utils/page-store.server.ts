@@ -8,15 +8,16 @@ import SQLite from "better-sqlite3";
 // the store never takes the content database's write lock. Bounded by bytes, least recently used
 // out. This module knows nothing of HTTP or rendering: it keeps rows.
 
-// A small in-memory front of the most recently served pages (parsed headers, the bodies asked for
-// and, once a client without compression asked, the plain body): a hot page costs no SQLite read,
-// no JSON parse and no gunzip. Bounded by bytes; any change to the store empties what it touches.
+// A small in-memory front of the most recently served pages (parsed headers and the bodies asked
+// for): a hot page costs no SQLite read and no JSON parse. Bounded by bytes; any change to the
+// store empties what it touches.
 const FRONT_BYTES = 24 * 1024 * 1024;
 
 // The file's layout; another one (an older release) is deleted and made anew: it is a cache.
-const FORMAT = "2";
+const FORMAT = "3";
 
-export type Encoding = "br" | "gzip";
+/** The bodies kept of a page: gzip, brotli where it pays, and the plain bytes (`identity`). */
+export type Encoding = "br" | "gzip" | "identity";
 
 export interface StoredPage {
   key: string;
@@ -33,7 +34,6 @@ export interface StoredPage {
   rowid: number;
   gzip?: Buffer;
   br?: Buffer;
-  /** The uncompressed body, kept in the in-memory front once made. */
   identity?: Buffer;
 }
 
@@ -43,6 +43,8 @@ export interface NewPage {
   headers: [string, string][];
   gzip: Buffer;
   br: Buffer | null;
+  /** The uncompressed body, for clients that take no compression. */
+  identity: Buffer;
   etag: string;
   tags: string[];
   size: number;
@@ -81,6 +83,16 @@ create table if not exists pages (
   gzip blob not null,
   br blob
 );
+-- The plain body (clients without compression), three times the gzip one: a table of its own, so
+-- reading gzip or brotli never walks its overflow pages, nor reading it theirs. id = pages.rowid.
+create table if not exists page_plain (
+  id integer primary key,
+  key text not null,
+  body blob not null
+);
+create trigger if not exists pages_plain_out after delete on pages begin
+  delete from page_plain where id = old.rowid;
+end;
 create table if not exists page_state (
   key text primary key,
   last_used integer not null,
@@ -154,11 +166,18 @@ export class PageStore {
       ),
       gzip: this.sqlite.prepare("select gzip from pages where rowid = ? and key = ?").pluck(),
       br: this.sqlite.prepare("select br from pages where rowid = ? and key = ?").pluck(),
-      put: this.sqlite.prepare(
-        `insert into pages (key, status, headers, etag, tags, size, has_br, stored_at, gzip, br)
+      identity: this.sqlite.prepare("select body from page_plain where id = ? and key = ?").pluck(),
+      put: this.sqlite
+        .prepare(
+          `insert into pages (key, status, headers, etag, tags, size, has_br, stored_at, gzip, br)
          values (@key, @status, @headers, @etag, @tags, @size, @hasBr, @now, @gzip, @br)
          on conflict (key) do update set status = @status, headers = @headers, etag = @etag, tags = @tags, size = @size,
-           has_br = @hasBr, stored_at = @now, gzip = @gzip, br = @br`,
+           has_br = @hasBr, stored_at = @now, gzip = @gzip, br = @br
+         returning rowid`,
+        )
+        .pluck(),
+      putPlain: this.sqlite.prepare(
+        `insert into page_plain (id, key, body) values (?, ?, ?) on conflict (id) do update set key = excluded.key, body = excluded.body`,
       ),
       putState: this.sqlite.prepare(
         `insert into page_state (key, last_used, hits, stale) values (@key, @now, 0, @stale)
@@ -245,8 +264,8 @@ export class PageStore {
     this.frontBytes -= FRONT_OVERHEAD + (page.gzip?.length ?? 0) + (page.br?.length ?? 0) + (page.identity?.length ?? 0);
   }
 
-  /** Keeps a body of a page beside it in the front (the uncompressed one for clients without compression). */
-  keepInFront(page: StoredPage, encoding: Encoding | "identity", body: Buffer): void {
+  /** Keeps a body of a page beside it in the front. */
+  private keepInFront(page: StoredPage, encoding: Encoding, body: Buffer): void {
     if (this.front.get(page.key) !== page || page[encoding]) return;
     page[encoding] = body;
     this.frontBytes += body.length;
@@ -277,7 +296,7 @@ export class PageStore {
     const now = Date.now();
     this.sqlite.transaction(() => {
       const old = this.statements.sizeOf.get(page.key) as number | undefined;
-      this.statements.put.run({
+      const rowid = this.statements.put.get({
         key: page.key,
         status: page.status,
         headers: JSON.stringify(page.headers),
@@ -288,7 +307,8 @@ export class PageStore {
         size: page.size,
         hasBr: page.br ? 1 : 0,
         now,
-      });
+      }) as number;
+      this.statements.putPlain.run(rowid, page.key, page.identity);
       this.statements.putState.run({ key: page.key, now, stale: page.stale ? 1 : 0 });
       this.statements.deleteTags.run(page.key);
       for (const tag of page.tags) this.statements.addTag.run(tag, page.key);

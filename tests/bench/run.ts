@@ -16,7 +16,7 @@
 // after). The cold reference is a minimal Remix 2 page (tests/bench/minimal-remix: one loader, one
 // query, the article's prepared HTML), built here from the project's own dependencies and served by
 // Express in the same run, over the same rotation. Requests carry a browser User-Agent (so view
-// counting is part of every figure) and no Accept-Encoding (a hit is decompressed per request, the
+// counting is part of every figure) and no Accept-Encoding (a hit sends the stored plain body, the
 // static file sent as is). The rotation is measured a second time as browsers and crawlers ask,
 // with `Accept-Encoding: gzip, deflate, br` (a hit sends the stored brotli bytes), beside a static
 // file of the same size as what goes over the wire.

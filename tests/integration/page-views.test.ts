@@ -63,6 +63,27 @@ describe("page views: batched counting", () => {
     expect(await total("a2")).toBe(15);
   });
 
+  it("writes a batch larger than one statement's rows (a crawl over many articles) without losing a count", async () => {
+    const ids = Array.from({ length: 450 }, (_, i) => `bulk-${i}`);
+    for (const id of ids) await article(id, `${id}-slug`);
+    const counts = ids.map((id, i) => ({ day: today(), path: `/article/${id}-slug`, articleId: id, views: (i % 3) + 1 }));
+    // Two paths of one article in the batch (the slug and an old one): both add to its total.
+    counts.push({ day: today(), path: "/article/bulk-0-old", articleId: "bulk-0", views: 5 });
+    await recordPageViews({ counts });
+    await recordPageViews({ counts: counts.slice(0, 250) });
+    const totals = await db.selectFrom("articles").select(["id", "views"]).where("id", "like", "bulk-%").execute();
+    const byId = new Map(totals.map((t) => [t.id, t.views]));
+    expect(byId.size).toBe(450);
+    for (const [i, id] of ids.entries()) {
+      const each = (i % 3) + 1;
+      const extra = i === 0 ? 5 : 0;
+      expect(byId.get(id), id).toBe(10 + (i < 250 ? 2 * each : each) + extra);
+    }
+    expect(await row("/article/bulk-449-slug")).toMatchObject({ article_id: "bulk-449", views: (449 % 3) + 1 });
+    expect(await row("/article/bulk-7-slug")).toMatchObject({ views: 2 * ((7 % 3) + 1) });
+    expect(await row("/article/bulk-0-old")).toMatchObject({ article_id: "bulk-0", views: 5 });
+  });
+
   it("keeps views in memory until a flush, then writes them where the analytics model reads", async () => {
     countArticleView({ ref: "first-slug" });
     countArticleView({ ref: "first-slug" });

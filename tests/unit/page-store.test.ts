@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { PageStore, type NewPage } from "../../app/utils/page-store.server";
 
@@ -15,6 +16,7 @@ const page = (key: string, html: string, br: Buffer | null = null): NewPage => (
   headers: [["content-type", "text/html; charset=utf-8"]],
   gzip: gzipSync(html),
   br,
+  identity: Buffer.from(html),
   etag: `W/"${key}"`,
   tags: ["home"],
   size: 1_000,
@@ -42,7 +44,7 @@ describe("PageStore", () => {
     store.close();
   });
 
-  it("reads each body only for the encoding asked, and brotli only where it was kept", () => {
+  it("reads each body (gzip, brotli, plain) only for the encoding asked, and brotli only where it was kept", () => {
     const dir = mkdtempSync(join(tmpdir(), "page-store-"));
     dirs.push(dir);
     const store = open(dir, "b");
@@ -53,9 +55,44 @@ describe("PageStore", () => {
     expect(store.body(a, "br")?.toString()).toBe("brotli-a");
     expect(a.gzip).toBeUndefined();
     expect(store.body(a, "gzip")).toEqual(gzipSync("<p>a</p>"));
+    expect(a.identity).toBeUndefined();
+    // A client without compression gets the plain bytes as kept: nothing unpacked per request.
+    expect(store.body(a, "identity")?.toString()).toBe("<p>a</p>");
     const b = store.get("/b")!;
     expect(b.hasBr).toBe(false);
     expect(store.body(b, "br")).toBeUndefined();
+    store.close();
+  });
+
+  it("keeps the plain body apart and drops it with its page (removed, replaced, evicted, or all at once)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "page-store-"));
+    dirs.push(dir);
+    const store = open(dir, "b");
+    const plainRows = () => {
+      const file = new SQLite(join(dir, "pages.db"), { readonly: true });
+      try {
+        return file.prepare("select key, body from page_plain order by key").all() as { key: string; body: Buffer }[];
+      } finally {
+        file.close();
+      }
+    };
+    store.put(page("/a", "<p>a</p>"));
+    store.put(page("/b", "<p>b</p>"));
+    store.put(page("/a", "<p>a, corrected</p>"));
+    expect(plainRows().map((r) => [r.key, r.body.toString()])).toEqual([
+      ["/a", "<p>a, corrected</p>"],
+      ["/b", "<p>b</p>"],
+    ]);
+    expect(store.body(store.get("/a")!, "identity")?.toString()).toBe("<p>a, corrected</p>");
+    store.remove("/a");
+    expect(plainRows().map((r) => r.key)).toEqual(["/b"]);
+    store.removeTagged();
+    expect(plainRows()).toEqual([]);
+    // Evicted past the budget (10 MB here): least recently used out, plain bodies with them.
+    for (let i = 0; i < 12; i++) store.put({ ...page(`/big-${i}`, "<p>big</p>"), size: 1024 * 1024 });
+    const kept = store.stats().pages;
+    expect(kept).toBeLessThan(12);
+    expect(plainRows()).toHaveLength(kept);
     store.close();
   });
 });
