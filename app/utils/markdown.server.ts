@@ -35,7 +35,11 @@ class SanitizerWorker {
   calls = 0;
 
   constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dompurifyPath } });
+    // A 4 MB young generation (V8's default is sized for a main thread): the worker sanitises one
+    // article at a time. Measured on a 37 KB article sanitised 65 times: the process's resident set
+    // 228–231 MB instead of 260–311 MB, each call 55 ms instead of 51 (a save, not a read); idle,
+    // the worker holds ~41 MB instead of ~51.
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dompurifyPath }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.worker.unref();
     this.worker.on("message", ({ id, html, error }) => {
       const job = this.pending.get(id);
