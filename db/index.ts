@@ -125,17 +125,27 @@ export async function closeDatabase(): Promise<void> {
  * read-modify-write never fails half way with SQLITE_BUSY when another process (a backup, the
  * sqlite3 shell) wrote in between; it waits up to the busy timeout instead.
  * fn must use the executor it is given, not `db`, for every query.
+ *
+ * `durable: false` commits without waiting for the disk (`synchronous = NORMAL` for this one
+ * transaction): for writes that may lose their last second at a power cut, and only those — the
+ * batched view counts, which wait up to a second in memory anyway. The database stays consistent,
+ * and the next ordinary (FULL) commit makes everything before it durable too.
  */
-export async function writeTransaction<T>(fn: (trx: DB) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(fn: (trx: DB) => Promise<T>, { durable = true }: { durable?: boolean } = {}): Promise<T> {
   return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
+    if (!durable) await sql`pragma synchronous = NORMAL`.execute(connection);
     try {
-      const result = await fn(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await fn(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    } finally {
+      if (!durable) await sql`pragma synchronous = FULL`.execute(connection);
     }
   });
 }

@@ -20,40 +20,45 @@ export interface PageViewCount {
  */
 export async function recordPageViews({ counts }: { counts: PageViewCount[] }): Promise<void> {
   if (!counts.length) return;
-  await writeTransaction(async (trx) => {
-    const known = new Set<string>();
-    const articleIds = [...new Set(counts.flatMap((c) => (c.articleId ? [c.articleId] : [])))];
-    for (const ids of chunks(articleIds)) {
-      const rows = await trx.selectFrom("articles").select("id").where("id", "in", ids).execute();
-      for (const row of rows) known.add(row.id);
-    }
-    const kept = counts.filter((c) => !c.articleId || known.has(c.articleId));
-    // A walk over many articles flushes thousands of counts a second: a statement per count cost
-    // a third of the server's time (docs/perf/016-page-store.md), so rows go a chunk at a time.
-    for (const part of chunks(kept)) {
-      await trx
-        .insertInto("page_views")
-        .values(part.map((c) => ({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })))
-        .onConflict((oc) =>
-          oc.columns(["day", "path"]).doUpdateSet({
-            views: sql`views + excluded.views`,
-            article_id: sql`coalesce(excluded.article_id, page_views.article_id)`,
-          }),
-        )
-        .execute();
-    }
-    const perArticle = new Map<string, number>();
-    for (const c of kept) if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
-    for (const part of chunks([...perArticle])) {
-      const added = sql.join(part.map(([id, views]) => sql`(${id}, ${views})`));
-      await trx
-        .updateTable("articles")
-        .from(sql<{ id: string; views: number }>`(select column1 as id, column2 as views from (values ${added}))`.as("added"))
-        .set({ views: sql`articles.views + added.views` })
-        .whereRef("articles.id", "=", "added.id")
-        .execute();
-    }
-  });
+  await writeTransaction(
+    async (trx) => {
+      const known = new Set<string>();
+      const articleIds = [...new Set(counts.flatMap((c) => (c.articleId ? [c.articleId] : [])))];
+      for (const ids of chunks(articleIds)) {
+        const rows = await trx.selectFrom("articles").select("id").where("id", "in", ids).execute();
+        for (const row of rows) known.add(row.id);
+      }
+      const kept = counts.filter((c) => !c.articleId || known.has(c.articleId));
+      // A reader walking many articles makes thousands of counts a second: rows go a chunk at a
+      // time (a statement per count was two Kysely builds and compiles per count).
+      for (const part of chunks(kept)) {
+        await trx
+          .insertInto("page_views")
+          .values(part.map((c) => ({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })))
+          .onConflict((oc) =>
+            oc.columns(["day", "path"]).doUpdateSet({
+              views: sql`views + excluded.views`,
+              article_id: sql`coalesce(excluded.article_id, page_views.article_id)`,
+            }),
+          )
+          .execute();
+      }
+      const perArticle = new Map<string, number>();
+      for (const c of kept) if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
+      for (const part of chunks([...perArticle])) {
+        const added = sql.join(part.map(([id, views]) => sql`(${id}, ${views})`));
+        await trx
+          .updateTable("articles")
+          .from(sql<{ id: string; views: number }>`(select column1 as id, column2 as views from (values ${added}))`.as("added"))
+          .set({ views: sql`articles.views + added.views` })
+          .whereRef("articles.id", "=", "added.id")
+          .execute();
+      }
+    },
+    // Counts wait up to a second in memory before this write: a commit that waits for the disk
+    // (an fsync, ~20 ms on this machine) would guard nothing more.
+    { durable: false },
+  );
 }
 
 /** Slices of at most 200 (SQLite caps the bound parameters of one statement). */

@@ -64,6 +64,25 @@ describe("database", () => {
     expect(count.n).toBe(0);
   });
 
+  it("a transaction that need not wait for the disk commits with synchronous NORMAL, and FULL is back after it (also after a rollback)", async () => {
+    const { sqlite } = getHandle();
+    const level = (trx: Parameters<Parameters<typeof writeTransaction>[0]>[0]) =>
+      sql<{ synchronous: number }>`pragma synchronous`.execute(trx).then((r) => r.rows[0].synchronous);
+    expect(await writeTransaction(level, { durable: false })).toBe(1);
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+    expect(await writeTransaction(level)).toBe(2);
+    await expect(
+      writeTransaction(
+        async (trx) => {
+          expect(await level(trx)).toBe(1);
+          throw new Error("no");
+        },
+        { durable: false },
+      ),
+    ).rejects.toThrow("no");
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+  });
+
   it("enforces foreign keys", async () => {
     const { db } = getHandle();
     await expect(db.insertInto("sessions").values({ id: "x", user_id: "missing", expires_at: new Date().toISOString() }).execute()).rejects.toThrow(
