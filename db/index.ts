@@ -12,6 +12,9 @@ interface Handle {
   db: DB;
 }
 
+/** Every commit waits for the disk, but those writeTransaction is told need not. */
+const SYNCHRONOUS = "FULL";
+
 /** Opens (creating if needed) the SQLite file with the pragmas SECURITY.md 'Data' asks for. */
 export function openDatabase(file: string): Handle {
   // SECURITY.md 'Data': the database holds password hashes, so it is the owner's alone (0600);
@@ -21,7 +24,7 @@ export function openDatabase(file: string): Handle {
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   // better-sqlite3 defaults to NORMAL, which can lose the last commits on power loss.
-  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma(`synchronous = ${SYNCHRONOUS}`);
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.function("uk_sort_key", { deterministic: true }, (text: unknown) => (typeof text === "string" ? ukSortKey(text) : text));
@@ -145,7 +148,7 @@ export async function writeTransaction<T>(fn: (trx: DB) => Promise<T>, { durable
         throw error;
       }
     } finally {
-      if (!durable) await sql`pragma synchronous = FULL`.execute(connection);
+      if (!durable) await sql.raw(`pragma synchronous = ${SYNCHRONOUS}`).execute(connection);
     }
   });
 }

@@ -1,6 +1,7 @@
 import { isbot } from "isbot";
 import { isPrefetch } from "remix-utils/is-prefetch";
 import { findViewedArticle, recordPageViews, type PageViewCount } from "../models/page-view.server";
+import { utcDay } from "../utils/dates";
 import { publicCacheGeneration } from "../utils/page-cache.server";
 import { firstViewInWindow } from "../utils/rate-limit.server";
 
@@ -46,12 +47,12 @@ const state: CounterState = {
   dropped: 0,
 };
 
-// The UTC day, made once a day rather than on every view (a Date and an ISO string each time).
+// The UTC day (utcDay), made once a day rather than on every view.
 let currentDay = { text: "", from: 0, until: 0 };
 function today(): string {
   const now = Date.now();
   if (now < currentDay.from || now >= currentDay.until) {
-    const text = new Date(now).toISOString().slice(0, 10);
+    const text = utcDay(now);
     const from = Date.parse(`${text}T00:00:00.000Z`);
     currentDay = { text, from, until: from + 86_400_000 };
   }
