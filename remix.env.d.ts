@@ -10,6 +10,8 @@ declare module "@remix-run/node" {
   // What server/app.ts passes every loader and action (getLoadContext).
   interface AppLoadContext {
     cspNonce: string;
+    /** A document request's HTML carried once, by the markup (app/utils/document-html.ts); absent for a `.data` request. */
+    documentHtml?: Map<string, string>;
   }
 }
 export {};

@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { DocumentHtmlProvider } from "./utils/document-html";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -23,7 +24,9 @@ export default function handleRequest(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <DocumentHtmlProvider value={loadContext.documentHtml}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </DocumentHtmlProvider>
       </NonceProvider>,
       {
         nonce,

@@ -187,7 +187,7 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
             headers: { host: site.host, accept: "text/html,*/*", "user-agent": "Mozilla/5.0 (compatible; NewsPageStore/1.0; +bot)" },
             signal: AbortSignal.timeout(10_000),
           }),
-          { cspNonce: "" },
+          { cspNonce: "", documentHtml: documentHtmlFor(path) },
         ),
     }),
   );
@@ -198,7 +198,7 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
     createRequestHandler({
       build: mapped,
       mode: config.mode,
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce as string, documentHtml: documentHtmlFor(req.path) }),
       publicUrl: config.publicUrl,
       bodyLimit,
       // SECURITY.md 'Headers': screens, their .data and the API for a signed-in person (a session
@@ -255,4 +255,13 @@ function withBusyMapping(build: ServerBuild, runtime: Runtime): ServerBuild {
     routes[id] = { ...route, module: wrapped as unknown as typeof route.module };
   }
   return { ...build, routes };
+}
+
+/**
+ * A document request's load context keeps the HTML its markup carries once
+ * (app/utils/document-html.ts); a `.data` request (Remix single fetch) gets none, so its loader
+ * data carries the HTML itself.
+ */
+function documentHtmlFor(path: string): Map<string, string> | undefined {
+  return path.split("?", 1)[0].endsWith(".data") ? undefined : new Map();
 }

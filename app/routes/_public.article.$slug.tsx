@@ -2,17 +2,20 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ArticleView, latest } from "~/components/public/article-view";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
+import { keepInDocument } from "~/utils/document-html";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):
 // nothing is parsed or sanitised here. Views are counted by the server middleware, not here.
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, context }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   const found = await getPublicArticle({ slugOrId: slug });
   if (!found) throw new Response("Article not found", { status: 404 });
   if (!found.article) throw redirect(`/article/${encodeURIComponent(found.redirectTo)}`, 301);
   const related = await listRelatedArticles({ id: found.article.id, categoryId: found.article.category_id });
-  return { article: found.article, related };
+  // The body is in a document once: in its markup, not also in the loader data (document-html.ts).
+  const article = { ...found.article, content_html: keepInDocument(context, found.article.id, found.article.content_html) };
+  return { article, related };
 }
 
 export default function ArticlePage() {

@@ -1,7 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test, uniqueName } from "./fixtures";
-import { createPublishedArticle } from "./public-data";
+import { createCategory, createPublishedArticle } from "./public-data";
 
 const MENU = [
   ["Latest news", "/"],
@@ -234,6 +234,33 @@ test.describe("public site (JavaScript on only)", () => {
     await expect(page).toHaveURL(/\/article\//, { timeout: 15_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(errors).toEqual([]);
+  });
+
+  test("an article body sent once in the document survives hydration, client navigation and Back", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(e.message));
+    // Two articles of a rubric of their own: each is the other's related article.
+    const rubric = createCategory(uniqueName("rubric"), "Рубрика тіла");
+    const [first, second] = ["persha", "druha"].map((word) => ({ slug: uniqueName(word), title: uniqueName(`Стаття ${word}`) }));
+    createPublishedArticle({ ...first, categorySlug: rubric, contentHtml: "<p>Перший абзац <strong>першої</strong> статті.</p>" });
+    createPublishedArticle({ ...second, categorySlug: rubric, contentHtml: "<p>Текст другої статті, з <em>виділенням</em>.</p>" });
+    // The document's loader data has no body (issue 16): the browser hydrates the page's own markup.
+    expect((await (await page.request.get(`/article/${first.slug}`)).text()).split("Перший абзац").length - 1).toBe(1);
+    await page.goto(`/article/${first.slug}`);
+    await page.waitForFunction(() => (window as unknown as { __remixContext?: unknown }).__remixContext !== undefined);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    const body = page.locator("#article-body");
+    await expect(body.locator("strong")).toHaveText("першої");
+    // A client-side navigation brings the next body in its .data; Back brings the first one again.
+    await page.locator(".article-related").getByRole("link", { name: second.title }).click();
+    await expect(page).toHaveURL(`/article/${second.slug}`);
+    await expect(body.locator("em")).toHaveText("виділенням");
+    await page.goBack();
+    await expect(page).toHaveURL(`/article/${first.slug}`);
+    await expect(body.locator("strong")).toHaveText("першої");
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
     expect(errors).toEqual([]);
   });
 

@@ -211,6 +211,26 @@ describe("page store (production server)", () => {
     expect((await raw("/api/auth/me")).headers["x-cache"]).toBeUndefined();
   });
 
+  it("an article's body is in its document once, stored or rendered for staff; its .data carries it for client navigation", async () => {
+    const [{ id, slug }] = published(7).slice(6);
+    const [{ content_html }] = query<{ content_html: string }>("select content_html from articles where id = ?", id);
+    // A run of plain words from the body: it reads the same in the markup and in loader data.
+    const words = content_html.match(/[\p{L} ]{40,}/u)![0].trim().slice(0, 40);
+    const count = (text: string) => text.split(words).length - 1;
+    for (const headers of [{}, {}, { Cookie: cookie }]) {
+      const page = await raw(`/article/${slug}`, headers);
+      expect(page.status).toBe(200);
+      expect(count(decoded(page))).toBe(1);
+      expect(decoded(page)).toContain(`<div id="article-body" class="article-body">${content_html}</div>`);
+    }
+    expect((await raw(`/article/${slug}`)).headers["x-cache"]).toBe("HIT");
+    for (const headers of [{}, { Cookie: cookie }]) {
+      const data = await raw(`/article/${slug}.data`, headers);
+      expect(data.status).toBe(200);
+      expect(count(decoded(data))).toBe(1);
+    }
+  });
+
   it("a withdrawal removes the article's pages at once; a correction is served within 5 s", async () => {
     const [a, b] = published(8).slice(6);
     const pages = [`/article/${a.slug}`, `/article/${a.id}`, `/api/articles/slug/${a.slug}`, "/", "/rss.xml"];

@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import type { PublicArticle } from "~/models/public-article.server";
 import type { loader as layoutLoader } from "~/routes/_public";
 import type { PublicSite } from "~/services/public-site.server";
+import { useDocumentHtml } from "~/utils/document-html";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { jsonLd } from "~/utils/seo-meta";
@@ -11,6 +12,9 @@ import { CategoryBadge, TileCard } from "./cards";
 
 // The article as readers see it (SPEC §2 'Article page'): the public article route and the
 // preview link page (issue 15, /preview/{token}) render this same component.
+
+/** The body's element, where the browser finds a document's body (useDocumentHtml). */
+const BODY_ID = "article-body";
 
 /** SPEC §5: a failed article image is replaced by the note 'Failed to load image: {alt}'. */
 function useImageErrorNotes(html: string) {
@@ -48,7 +52,10 @@ export function latest(a: string | null | undefined, b: string | null | undefine
   return a > b ? a : b;
 }
 
-function articleJsonLd(site: PublicSite, a: PublicArticle) {
+/** The article as its page's data has it: content_html is null when the served page's markup carries it (useDocumentHtml). */
+type ShownArticle = Omit<PublicArticle, "content_html"> & { content_html: string | null };
+
+function articleJsonLd(site: PublicSite, a: ShownArticle) {
   const url = `${site.baseUrl}/article/${a.slug}`;
   const image = a.image ? (a.image.startsWith("http") ? a.image : `${site.baseUrl}${a.image}`) : site.ogImage;
   return {
@@ -79,12 +86,13 @@ export function ArticleView({
   related,
   preview = false,
 }: {
-  article: PublicArticle;
+  article: ShownArticle;
   related: Parameters<typeof TileCard>[0]["card"][];
   preview?: boolean;
 }) {
   const layout = useRouteLoaderData<typeof layoutLoader>("routes/_public");
-  const body = useImageErrorNotes(article.content_html);
+  const html = useDocumentHtml(article.id, article.content_html, BODY_ID);
+  const body = useImageErrorNotes(html);
   const card = { category: article.category_name, category_slug: article.category_slug } as Parameters<typeof CategoryBadge>[0]["card"];
   return (
     <article className="article">
@@ -117,9 +125,9 @@ export function ArticleView({
           {article.image_caption ? <figcaption>{article.image_caption}</figcaption> : null}
         </figure>
       ) : null}
-      {article.content_html ? (
+      {html ? (
         // content_html was sanitised when the article was saved (DESIGN §9).
-        <div ref={body} className="article-body" dangerouslySetInnerHTML={{ __html: article.content_html }} />
+        <div ref={body} id={BODY_ID} className="article-body" dangerouslySetInnerHTML={{ __html: html }} />
       ) : (
         <p className="article-unavailable">Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.</p>
       )}
