@@ -1,4 +1,4 @@
-import { Link, NavLink, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Clock } from "./clock";
 
@@ -7,21 +7,25 @@ export interface MenuCategory {
   slug: string;
 }
 
-function MenuLinks({ categories, onChoose }: { categories: MenuCategory[]; onChoose?: () => void }) {
+/**
+ * The menu's links, the current section marked as NavLink marks it (class "active" and
+ * aria-current="page"). Plain Links read the header's one location: a NavLink matches its path
+ * afresh for each of the menu's 18 links on every render (issue 16, cold renders).
+ */
+function MenuLinks({ categories, pathname, onChoose }: { categories: MenuCategory[]; pathname: string; onChoose?: () => void }) {
+  const current = pathname.toLowerCase();
+  const link = (to: string, name: string, active: boolean) => (
+    <Link to={to} prefetch="intent" onClick={onChoose} className={active ? "active" : undefined} aria-current={active ? "page" : undefined}>
+      {name}
+    </Link>
+  );
   return (
     <ul>
-      <li>
-        <NavLink to="/" end prefetch="intent" onClick={onChoose}>
-          Latest news
-        </NavLink>
-      </li>
-      {categories.map((c) => (
-        <li key={c.slug}>
-          <NavLink to={`/category/${c.slug}`} prefetch="intent" onClick={onChoose}>
-            {c.name}
-          </NavLink>
-        </li>
-      ))}
+      <li>{link("/", "Latest news", current === "/")}</li>
+      {categories.map((c) => {
+        const to = `/category/${c.slug}`;
+        return <li key={c.slug}>{link(to, c.name, current === to.toLowerCase() || current.startsWith(`${to.toLowerCase()}/`))}</li>;
+      })}
     </ul>
   );
 }
@@ -77,13 +81,13 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
             <span>Меню</span>
           </summary>
           <nav aria-label="Мобільне меню" className="mobile-nav">
-            <MenuLinks categories={categories} onChoose={close} />
+            <MenuLinks categories={categories} pathname={location.pathname} onChoose={close} />
           </nav>
         </details>
       </div>
       <nav aria-label="Головне меню" className="main-nav">
         <div className="container">
-          <MenuLinks categories={categories} />
+          <MenuLinks categories={categories} pathname={location.pathname} />
         </div>
       </nav>
     </header>
