@@ -217,14 +217,14 @@ describe("page store (production server)", () => {
     // A run of plain words from the body: it reads the same in the markup and in loader data.
     const words = content_html.match(/[\p{L} ]{40,}/u)![0].trim().slice(0, 40);
     const count = (text: string) => text.split(words).length - 1;
-    for (const headers of [{}, {}, { Cookie: cookie }]) {
+    for (const headers of [{}, {}, { Cookie: cookie }] as Record<string, string>[]) {
       const page = await raw(`/article/${slug}`, headers);
       expect(page.status).toBe(200);
       expect(count(decoded(page))).toBe(1);
       expect(decoded(page)).toContain(`<div id="article-body" class="article-body">${content_html}</div>`);
     }
     expect((await raw(`/article/${slug}`)).headers["x-cache"]).toBe("HIT");
-    for (const headers of [{}, { Cookie: cookie }]) {
+    for (const headers of [{}, { Cookie: cookie }] as Record<string, string>[]) {
       const data = await raw(`/article/${slug}.data`, headers);
       expect(data.status).toBe(200);
       expect(count(decoded(data))).toBe(1);
