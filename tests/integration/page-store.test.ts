@@ -215,7 +215,10 @@ describe("page store (production server)", () => {
     const [{ id, slug }] = published(7).slice(6);
     const [{ content_html }] = query<{ content_html: string }>("select content_html from articles where id = ?", id);
     // A run of plain words from the body: it reads the same in the markup and in loader data.
-    const words = content_html.match(/[\p{L} ]{40,}/u)![0].trim().slice(0, 40);
+    const words = content_html
+      .match(/[\p{L} ]{40,}/u)![0]
+      .trim()
+      .slice(0, 40);
     const count = (text: string) => text.split(words).length - 1;
     for (const headers of [{}, {}, { Cookie: cookie }] as Record<string, string>[]) {
       const page = await raw(`/article/${slug}`, headers);

@@ -50,7 +50,18 @@ describe("the patched @remix-run/router", () => {
     const server = require("react-router-dom/server.js") as typeof import("react-router-dom/server");
     const tree = [{ id: "page", path: "/page/:n" }];
     const context = (n: string) =>
-      ({ basename: "/", location: { pathname: `/page/${n}`, search: "", hash: "", state: null, key: n }, matches: [], loaderData: { page: n }, actionData: null, errors: null, statusCode: 200, loaderHeaders: {}, actionHeaders: {}, activeDeferreds: null }) as never;
+      ({
+        basename: "/",
+        location: { pathname: `/page/${n}`, search: "", hash: "", state: null, key: n },
+        matches: [],
+        loaderData: { page: n },
+        actionData: null,
+        errors: null,
+        statusCode: 200,
+        loaderHeaders: {},
+        actionHeaders: {},
+        activeDeferreds: null,
+      }) as never;
     const one = server.createStaticRouter(tree, context("1"));
     const two = server.createStaticRouter(tree, context("2"));
     expect(two.routes).toBe(one.routes);
