@@ -14,18 +14,22 @@ export interface MenuCategory {
  */
 function MenuLinks({ categories, pathname, onChoose }: { categories: MenuCategory[]; pathname: string; onChoose?: () => void }) {
   const current = pathname.toLowerCase();
-  const link = (to: string, name: string, active: boolean) => (
-    <Link to={to} prefetch="intent" onClick={onChoose} className={active ? "active" : undefined} aria-current={active ? "page" : undefined}>
-      {name}
-    </Link>
-  );
+  const link = (to: string, name: string) => {
+    // "/" only for itself (NavLink's `end`); a section also for the paths below it.
+    const section = to.toLowerCase();
+    const active = current === section || (section !== "/" && current.startsWith(`${section}/`));
+    return (
+      <Link to={to} prefetch="intent" onClick={onChoose} className={active ? "active" : undefined} aria-current={active ? "page" : undefined}>
+        {name}
+      </Link>
+    );
+  };
   return (
     <ul>
-      <li>{link("/", "Latest news", current === "/")}</li>
-      {categories.map((c) => {
-        const to = `/category/${c.slug}`;
-        return <li key={c.slug}>{link(to, c.name, current === to.toLowerCase() || current.startsWith(`${to.toLowerCase()}/`))}</li>;
-      })}
+      <li>{link("/", "Latest news")}</li>
+      {categories.map((c) => (
+        <li key={c.slug}>{link(`/category/${c.slug}`, c.name)}</li>
+      ))}
     </ul>
   );
 }
