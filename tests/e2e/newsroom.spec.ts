@@ -119,7 +119,9 @@ test.describe("article editor (JavaScript on)", () => {
     await expect(page).toHaveURL("/admin/articles/new");
     await expect(field(page, "Заголовок")).toHaveValue("Незбережена");
 
-    // The browser keeps the unsaved text: another tab (or a new sign-in) can restore it.
+    // The browser keeps the unsaved text half a second after the last change (article-editor.tsx):
+    // another tab (or a new sign-in) opened after that can restore it.
+    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("newsroom-draft:")).length)).toBeGreaterThan(0);
     const second = await page.context().newPage();
     await second.goto("/admin/articles/new");
     await second.getByRole("button", { name: "Відновити" }).click();
