@@ -65,6 +65,8 @@ export default defineConfig({
       NODE_ENV: "production",
       PORT: String(port),
       DATA_DIR: process.env.E2E_DATA_DIR,
+      // `npm run test:pg` (scripts/test-pg.mjs) runs the same specs on PostgreSQL.
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       PUBLIC_URL: baseURL,
       SEED_DEMO: "1",
       LOG_REQUESTS: "0",

@@ -1,108 +1,72 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
-import type { Database } from "./schema";
+import { openPostgres, isPostgresBusy, redactedUrl, type PostgresHandle } from "./engines/postgres";
+import { isSqliteBusy, openSqlite, type SqliteHandle } from "./engines/sqlite";
+import type { DB, EngineName, TransactionOptions } from "./engines/types";
 
-export type DB = Kysely<Database>;
+export type { DB, EngineName } from "./engines/types";
+export { ukSortKey } from "./uk-sort-key";
+export { redactedUrl } from "./engines/postgres";
 
-interface Handle {
-  path: string;
-  sqlite: SQLite.Database;
-  db: DB;
-}
+// DESIGN §13: SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. This module
+// picks the engine and hands out the one Kysely instance; each engine's own ways (pragmas, pool,
+// transactions, busy errors, change notifications) are in db/engines/, and the few statements
+// whose SQL differs are in db/sql/. Models never ask which engine runs.
 
-/** Every commit waits for the disk, but those writeTransaction is told need not. */
-const SYNCHRONOUS = "FULL";
+type Handle = SqliteHandle | PostgresHandle;
 
-/** Opens (creating if needed) the SQLite file with the pragmas SECURITY.md 'Data' asks for. */
-export function openDatabase(file: string): Handle {
-  // SECURITY.md 'Data': the database holds password hashes, so it is the owner's alone (0600);
-  // SQLite gives its -wal and -shm files the database file's mode. An older 0644 file is tightened.
-  closeSync(openSync(file, "a", 0o600));
-  chmodSync(file, 0o600);
-  const sqlite = new SQLite(file);
-  sqlite.pragma("journal_mode = WAL");
-  // better-sqlite3 defaults to NORMAL, which can lose the last commits on power loss.
-  sqlite.pragma(`synchronous = ${SYNCHRONOUS}`);
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.function("uk_sort_key", { deterministic: true }, (text: unknown) => (typeof text === "string" ? ukSortKey(text) : text));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { path: file, sqlite, db };
-}
-
-const UK_ALPHABET = "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя";
-const LATIN = "abcdefghijklmnopqrstuvwxyz";
-
-/**
- * A key that sorts titles as a Ukrainian reader expects when compared byte by byte (SQLite's
- * own NOCASE folds only ASCII and puts ґ, є, і, ї after я): case and punctuation ignored, the
- * Ukrainian alphabet in its order, then Latin letters (Cyrillic first, as CLDR's uk collation).
- * Registered as the SQL function uk_sort_key(text).
- */
-export function ukSortKey(text: string): string {
-  let key = "";
-  for (const c of text.toLocaleLowerCase("uk").replace(/[^\p{L}\p{N}\s]/gu, "")) {
-    const uk = UK_ALPHABET.indexOf(c);
-    const latin = LATIN.indexOf(c);
-    key += uk >= 0 ? String.fromCharCode(0x3000 + uk) : latin >= 0 ? String.fromCharCode(0x3100 + latin) : c;
-  }
-  return key;
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query's SQL afresh; preparing costs more than running most of our
- * indexed reads (docs/decisions/009). This keeps the last 500 prepared statements by SQL text
- * (least recently used first out). Streamed queries get a statement of their own, so a cached
- * one is never left mid-iteration; a schema change re-prepares inside SQLite by itself.
- */
-function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string): SqliteStatement {
-      let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
-      const cached = statement;
-      return {
-        reader: cached.reader,
-        all: (parameters) => cached.all(parameters),
-        run: (parameters) => cached.run(parameters),
-        iterate: (parameters) => sqlite.prepare(sql).iterate(parameters),
-      };
-    },
-  };
-}
+/** Opens a SQLite file with the pragmas SECURITY.md 'Data' asks for (scripts and tests). */
+export const openDatabase = openSqlite;
 
 /** The data folder: DATA_DIR, or ./data (the one place that default lives). */
 export function dataDir(): string {
   return resolve(process.env.DATA_DIR || "./data");
 }
 
-// One connection per data folder in this module graph (docs/decisions/012: server.ts carries no
-// copy of this module; a `remix dev` rebuild closes the old build's connection before the new one
-// opens its own).
-const handles = new Map<string, Handle>();
+/** DATABASE_URL when set (PostgreSQL), else undefined (SQLite in DATA_DIR). */
+export function databaseUrl(): string | undefined {
+  return process.env.DATABASE_URL?.trim() || undefined;
+}
 
-/** The process-wide database handle for DATA_DIR (opened on first use). */
+/** Which engine this process runs on. */
+export function engine(): EngineName {
+  return databaseUrl() ? "postgres" : "sqlite";
+}
+
+/** Where the data lives, for messages: the SQLite file, or the PostgreSQL URL without its password. */
+export function databaseLabel(): string {
+  const url = databaseUrl();
+  return url ? redactedUrl(url) : join(dataDir(), "news.db");
+}
+
+// One connection (SQLite) or pool (PostgreSQL) per database in this module graph
+// (docs/decisions/012: server.ts carries no copy of this module; a `remix dev` rebuild closes the
+// old build's connection before the new one opens its own).
+const handles = new Map<string, Handle>();
+const handleKey = () => databaseUrl() ?? dataDir();
+
+/** The process-wide database handle (opened on first use). */
 export function getHandle(): Handle {
-  const dir = dataDir();
-  let handle = handles.get(dir);
+  const key = handleKey();
+  let handle = handles.get(key);
   if (!handle) {
-    mkdirSync(dir, { recursive: true });
-    handle = openDatabase(join(dir, "news.db"));
-    handles.set(dir, handle);
+    const url = databaseUrl();
+    if (url) {
+      handle = openPostgres(url);
+    } else {
+      mkdirSync(dataDir(), { recursive: true });
+      handle = openSqlite(join(dataDir(), "news.db"));
+    }
+    handles.set(key, handle);
   }
   return handle;
+}
+
+/** The SQLite connection itself, for the few SQLite-only tools (backup, generator, tests). */
+export function getSqlite() {
+  const handle = getHandle();
+  if (handle.engine !== "sqlite") throw new Error("This needs the SQLite engine (DATABASE_URL is set)");
+  return handle.sqlite;
 }
 
 /** The Kysely instance every model uses. */
@@ -116,39 +80,38 @@ export const db: DB = new Proxy({} as DB, {
 
 /** Closes the process's database (shutdown, tests). */
 export async function closeDatabase(): Promise<void> {
-  const dir = dataDir();
-  const handle = handles.get(dir);
+  const key = handleKey();
+  const handle = handles.get(key);
   if (!handle) return;
-  handles.delete(dir);
-  await handle.db.destroy();
+  handles.delete(key);
+  await handle.close();
 }
 
 /**
- * Runs fn in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
- * read-modify-write never fails half way with SQLITE_BUSY when another process (a backup, the
- * sqlite3 shell) wrote in between; it waits up to the busy timeout instead.
- * fn must use the executor it is given, not `db`, for every query.
+ * Runs fn as one atomic write, one writer at a time: on SQLite a `BEGIN IMMEDIATE` transaction
+ * (the write lock taken up front, so a read-modify-write never fails half way when another
+ * process wrote in between); on PostgreSQL a transaction holding a site-wide advisory lock
+ * (db/engines/postgres.ts). fn must use the executor it is given, not `db`, for every query, and
+ * may run more than once (a deadlock is retried).
  *
- * `durable: false` commits without waiting for the disk (`synchronous = NORMAL` for this one
- * transaction): for writes that may lose their last second at a power cut, and only those — the
- * batched view counts, which wait up to a second in memory anyway. The database stays consistent,
- * and the next ordinary (FULL) commit makes everything before it durable too.
+ * `durable: false` commits without waiting for the disk, for writes that may lose their last
+ * second at a power cut, and only those (the batched view counts).
  */
-export async function writeTransaction<T>(fn: (trx: DB) => Promise<T>, { durable = true }: { durable?: boolean } = {}): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    if (!durable) await sql`pragma synchronous = NORMAL`.execute(connection);
-    try {
-      await sql`begin immediate`.execute(connection);
-      try {
-        const result = await fn(connection);
-        await sql`commit`.execute(connection);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
-      }
-    } finally {
-      if (!durable) await sql.raw(`pragma synchronous = ${SYNCHRONOUS}`).execute(connection);
-    }
-  });
+export function writeTransaction<T>(fn: (trx: DB) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  return getHandle().transaction(fn, options);
+}
+
+/** An error that means the database is busy (locked, a lost serialisation race): 503, not 500. */
+export function isDatabaseBusy(error: unknown): boolean {
+  return isSqliteBusy(error) || isPostgresBusy(error);
+}
+
+/** Changes when another connection or process committed something in-process caches must see. */
+export function databaseChangeVersion(): number {
+  return getHandle().changeVersion();
+}
+
+/** After a write that other processes' caches must see (settings, menu): PostgreSQL NOTIFY; SQLite sees it by itself. */
+export async function announceChange(executor: DB): Promise<void> {
+  await getHandle().announceChange?.(executor);
 }

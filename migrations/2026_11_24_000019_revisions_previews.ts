@@ -1,17 +1,18 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { autoId, now as nowIn, timestamp } from "./dialect";
 
 // Issue 15: article revisions (the kept fields of each save), one server-side autosave copy per
 // article and user, and preview links (only the SHA-256 of the token is stored). Every row goes
 // with its article (FK cascade), so deleting an article revokes its preview link.
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-
 export async function up(db: Kysely<any>): Promise<void> {
+  const now = nowIn(db);
+  const ts = timestamp(db);
   await db.schema
     .createTable("article_revisions")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(autoId(db))
     .addColumn("article_id", "text", (c) => c.notNull().references("articles.id").onDelete("cascade"))
     .addColumn("author_id", "text", (c) => c.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
+    .addColumn("created_at", ts, (c) => c.notNull().defaultTo(now))
     .addColumn("title", "text", (c) => c.notNull())
     .addColumn("summary", "text", (c) => c.notNull())
     // JSON of the kept fields: title, subtitle, content, tags, category_id, seo_title,
@@ -24,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("article_autosaves")
     .addColumn("article_id", "text", (c) => c.notNull().references("articles.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-    .addColumn("saved_at", "text", (c) => c.notNull().defaultTo(now))
+    .addColumn("saved_at", ts, (c) => c.notNull().defaultTo(now))
     .addColumn("fields", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("article_autosaves_pk", ["article_id", "user_id"])
     .execute();
@@ -34,8 +35,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("token_hash", "text", (c) => c.primaryKey())
     .addColumn("article_id", "text", (c) => c.notNull().unique().references("articles.id").onDelete("cascade"))
     .addColumn("created_by", "text", (c) => c.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "text", (c) => c.notNull().defaultTo(now))
-    .addColumn("expires_at", "text", (c) => c.notNull())
+    .addColumn("created_at", ts, (c) => c.notNull().defaultTo(now))
+    .addColumn("expires_at", ts, (c) => c.notNull())
     .execute();
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { isPostgres } from "./dialect";
 import { columnDefinitions, rebuildArticles } from "./rebuild-articles";
 
 // Issue 16 (cheaper cold renders): the articles table is rebuilt with its two long text columns,
@@ -7,7 +8,8 @@ import { columnDefinitions, rebuildArticles } from "./rebuild-articles";
 // card (home, category, search, related, feeds) reads status, published_at, category, author,
 // image and views, all after ~65 KB of text: about 16 page reads a card. Measured on 10,000
 // articles: docs/perf/016-page-store.md. Nothing else changes: names, types, checks, defaults,
-// indexes and rowids (articles_fts rows share them) stay.
+// indexes and rowids (articles_fts rows share them) stay. PostgreSQL keeps long values out of line
+// (TOAST) by itself: nothing to do there.
 
 const LONG = ['"content"', '"content_html"'];
 
@@ -20,6 +22,7 @@ function longLast(definition: string): string {
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) return;
   await rebuildArticles(db, longLast);
 }
 
@@ -33,5 +36,6 @@ function longAfterSubtitle(definition: string): string {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) return;
   await rebuildArticles(db, longAfterSubtitle);
 }

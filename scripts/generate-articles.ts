@@ -20,7 +20,7 @@
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { renderArticleHtml, stopSanitizer } from "../app/utils/markdown.server";
-import { closeDatabase, db, getHandle } from "../db/index";
+import { closeDatabase, db, getSqlite } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 import { mulberry32, seedDatabase } from "../db/seed";
 import { seedArticles } from "../db/seed-content";
@@ -234,7 +234,7 @@ export async function generateArticles({
   const poolHtml = await Promise.all(pool.map((block) => renderArticleHtml(block)));
   if (process.env.GEN_DEBUG) console.log(` pool ${Date.now() - started} ms`);
 
-  const sqlite = getHandle().sqlite;
+  const sqlite = getSqlite();
   // Random UUID keys and slugs land all over their indexes: with SQLite's default 2 MB page cache
   // every insert past ~20,000 rows reads pages from disk. A large cache for the load only.
   // Generated data is test data: no fsync per chunk during the load (the server's FULL comes back

@@ -37,13 +37,13 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   // Health for a process manager, proxy or monitor (what is checked: runtime.healthCheck).
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store");
-    try {
-      runtime.healthCheck();
-      res.json({ status: "ok" });
-    } catch (error) {
-      console.error(`healthz: ${(error as Error)?.message ?? error}`);
-      res.status(503).json({ status: "unavailable", detail: "База даних недоступна" });
-    }
+    runtime.healthCheck().then(
+      () => res.json({ status: "ok" }),
+      (error: unknown) => {
+        console.error(`healthz: ${(error as Error)?.message ?? error}`);
+        res.status(503).json({ status: "unavailable", detail: "База даних недоступна" });
+      },
+    );
   });
 
   // Fingerprinted Remix assets never change under a name: cache them for a year.

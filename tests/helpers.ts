@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { expect } from "vitest";
-import { db, getHandle } from "../db/index";
+import { db, getSqlite } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 
 /** Migrates this test file's fresh database. */
@@ -16,7 +16,7 @@ export async function migrated() {
  * article with `word`, the four indexes are back, and the foreign keys are on and hold.
  */
 export function expectArticlesRebuiltWhole({ word, id }: { word: string; id: string }) {
-  const { sqlite } = getHandle();
+  const sqlite = getSqlite();
   const found = sqlite.prepare("select a.id from articles_fts f join articles a on a.rowid = f.rowid where articles_fts match ?").all(word);
   expect(found).toEqual([{ id }]);
   const indexes = (

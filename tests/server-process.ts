@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { databaseUrlFor } from "./pg";
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -40,8 +41,19 @@ export async function startServer({
 }): Promise<RunningServer> {
   port ??= await freePort();
   let log = "";
+  // On PostgreSQL the folder's own database (tests/pg.ts), not the test file's.
+  const databaseUrl = env.DATABASE_URL ?? (await databaseUrlFor(dataDir));
   const child = spawn(process.execPath, ["build/server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_REQUESTS: "0", RATE_LIMIT: "0", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: "0",
+      RATE_LIMIT: "0",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (log += d));

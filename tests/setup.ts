@@ -2,10 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { databaseUrlFor, dropDatabaseFor } from "./pg";
 
-// Every test file runs against a fresh SQLite file in its own temp folder.
+// Every test file runs against a fresh SQLite file in its own temp folder, or, under
+// `npm run test:pg`, a fresh PostgreSQL database of its own (tests/pg.ts).
 const dir = mkdtempSync(join(tmpdir(), "news-test-"));
 process.env.DATA_DIR = dir;
+const databaseUrl = await databaseUrlFor(dir);
+if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
 process.env.NODE_ENV = "test";
 process.env.LOG_REQUESTS = "0";
 
@@ -29,5 +33,6 @@ afterAll(async () => {
   const { stopSanitizer } = await import("../app/utils/markdown.server");
   await stopSanitizer();
   await closeDatabase();
+  await dropDatabaseFor(dir);
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,4 +1,4 @@
-import { getHandle, type DB } from "../../db/index";
+import { db, type DB } from "../../db/index";
 import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
 
 // Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
@@ -50,7 +50,7 @@ export async function publicFootprint(executor: DB, id: string): Promise<PublicF
  * scheduled later) with the lists that showed it, and the pages under a slug the article left.
  * Called after the write's commit: the article's current row says which case it is.
  */
-export function invalidateArticleChange(...footprints: (PublicFootprint | undefined)[]) {
+export async function invalidateArticleChange(...footprints: (PublicFootprint | undefined)[]): Promise<void> {
   const shown = footprints.filter((f): f is PublicFootprint => Boolean(f?.published));
   // A draft before and after: readers never saw it (its URLs answered 404, which is not cached).
   if (!shown.length) return;
@@ -63,9 +63,8 @@ export function invalidateArticleChange(...footprints: (PublicFootprint | undefi
     if (f.inLatest) tags.add(CACHE_TAG.categories);
   }
   const remove = new Set<string>();
-  const current = getHandle().sqlite.prepare("select id, slug, status from articles where id = ?");
   for (const f of shown) {
-    const now = current.get(f.refs[0]) as { id: string; slug: string; status: string } | undefined;
+    const now = await db.selectFrom("articles").select(["id", "slug", "status"]).where("id", "=", f.refs[0]).executeTakeFirst();
     if (!now || now.status !== "published") {
       for (const tag of [...lists, ...f.refs.map(CACHE_TAG.article), ...(f.categorySlug ? [CACHE_TAG.category(f.categorySlug)] : [])]) remove.add(tag);
       if (f.inLatest) remove.add(CACHE_TAG.categories);

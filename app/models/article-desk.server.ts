@@ -119,7 +119,7 @@ export async function publishArticle({ actor, id, publishAt }: { actor: Actor; i
     await setStatus(trx, { actor, id, status: "scheduled", publishedAt: at });
     return [before, await publicFootprint(trx, id)];
   });
-  invalidateArticleChange(...footprints);
+  await invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
@@ -149,7 +149,7 @@ export async function publishDue({ now = new Date() }: { now?: Date } = {}): Pro
     }
     return { ids, footprints };
   });
-  invalidateArticleChange(...done.footprints);
+  await invalidateArticleChange(...done.footprints);
   return done.ids;
 }
 

@@ -1,9 +1,11 @@
 import { sql, type ExpressionBuilder } from "kysely";
-import { jsonArrayFrom } from "kysely/helpers/sqlite";
 import { db, type DB } from "../../db/index";
+import { jsonArrayFrom } from "../../db/sql/json";
+import { ftsMatch } from "../../db/sql/search";
+import { ukOrder, unindexed } from "../../db/sql/text";
 import type { Database } from "../../db/schema";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
-import { buildMatchQuery } from "../utils/search-query";
+import { searchTerms } from "../utils/search-query";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -60,7 +62,7 @@ export function tagNames(eb: ExpressionBuilder<Database, "articles">) {
   ).as("tags");
 }
 
-/** The tags column of tagNames as a list: SQLite hands JSON back as text (no parse plugin). */
+/** The tags column of tagNames as a list: SQLite hands JSON back as text, PostgreSQL parsed. */
 export function parseTagNames(value: { name: string }[] | string): string[] {
   const list: { name: string }[] = typeof value === "string" ? JSON.parse(value) : value;
   return list.map((tag) => tag.name);
@@ -165,17 +167,20 @@ export interface AdminListFilters {
 /** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
 export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20, sort = "created", dir = "desc" }: AdminListFilters) {
   // The same words as the public search box (one tokeniser: app/utils/search-query.ts).
-  const match = buildMatchQuery(search) || undefined;
+  const terms = searchTerms(search);
+  const match = terms.length ? ftsMatch(terms) : undefined;
   // With a search, the page walks the created_at index newest first and keeps the rows whose
   // rowid the full-text index returned, stopping after `limit`: the unary `+` / `+ 0` keep
   // SQLite from driving the query by the status index or by the (possibly huge) match list and
   // sorting it all. Measured by tests/bench/newsroom-list.ts.
   const rowsQuery = articleRows()
-    .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`+articles.status = ${status}` : sql<boolean>`articles.status = ${status}`))
-    .$if(Boolean(categoryId), (q) => q.where(match ? sql<boolean>`+articles.category_id = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`))
-    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`));
+    .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.status"))} = ${status}` : sql<boolean>`articles.status = ${status}`))
+    .$if(Boolean(categoryId), (q) =>
+      q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.category_id"))} = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
+    )
+    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where ${match})`));
   const filters = sql.join(
-    [sql`1`, ...(status ? [sql`articles.status = ${status}`] : []), ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : [])],
+    [sql`1 = 1`, ...(status ? [sql`articles.status = ${status}`] : []), ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : [])],
     sql` and `,
   );
   // A count of a search without other filters reads only the full-text index.
@@ -183,12 +188,12 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
     ? status || categoryId
       ? // Walks the (covering) status or category index and tests each rowid against the match set.
         sql<{ n: number }>`select count(*) as n from articles
-          where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where articles_fts match ${match})`
-      : sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match ${match}`
+          where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where ${match})`
+      : sql<{ n: number }>`select count(*) as n from articles_fts where ${match}`
     : sql<{ n: number }>`select count(*) as n from articles where ${filters}`;
   const [rows, total] = await Promise.all([
     rowsQuery
-      .$if(sort === "title", (q) => q.orderBy(sql`uk_sort_key(articles.title)`, dir))
+      .$if(sort === "title", (q) => q.orderBy(ukOrder(sql.ref("articles.title")), dir))
       .$if(sort !== "title", (q) => q.orderBy(SORT_COLUMNS[sort], dir))
       // Ties (same views, same title) keep a stable newest-first order across pages.
       // (the default, created_at alone, lets SQLite walk its index newest first without sorting).
@@ -245,11 +250,11 @@ export async function countArticles() {
     .selectFrom("articles")
     .select([
       (eb) => eb.fn.countAll<number>().as("total"),
-      sql<number>`coalesce(sum(status = 'published'), 0)`.as("published"),
-      sql<number>`coalesce(sum(status = 'draft'), 0)`.as("draft"),
-      sql<number>`coalesce(sum(status = 'archived'), 0)`.as("archived"),
-      sql<number>`coalesce(sum(status = 'review'), 0)`.as("review"),
-      sql<number>`coalesce(sum(status = 'scheduled'), 0)`.as("scheduled"),
+      sql<number>`coalesce(sum(case when status = 'published' then 1 else 0 end), 0)`.as("published"),
+      sql<number>`coalesce(sum(case when status = 'draft' then 1 else 0 end), 0)`.as("draft"),
+      sql<number>`coalesce(sum(case when status = 'archived' then 1 else 0 end), 0)`.as("archived"),
+      sql<number>`coalesce(sum(case when status = 'review' then 1 else 0 end), 0)`.as("review"),
+      sql<number>`coalesce(sum(case when status = 'scheduled' then 1 else 0 end), 0)`.as("scheduled"),
       sql<number>`coalesce(sum(views), 0)`.as("views"),
     ])
     .executeTakeFirstOrThrow();

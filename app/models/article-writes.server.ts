@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
+import { jsonArrayRows } from "../../db/sql/json";
 import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
@@ -86,16 +87,17 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
 /**
  * Replaces an article's tags, creating tag rows as needed (case-insensitive names): three
  * statements whatever the number of tags. The names travel as one JSON array; `tags.name = value`
- * compares with the column's NOCASE collation, so an existing 'NASA' serves 'nasa'.
+ * compares with the column's case-insensitive collation (NOCASE; on PostgreSQL an ICU one), so an
+ * existing 'NASA' serves 'nasa'.
  */
 async function setArticleTags(trx: DB, { articleId, tags }: { articleId: string; tags: string[] }) {
   await trx.deleteFrom("article_tags").where("article_id", "=", articleId).execute();
   if (!tags.length) return;
   const names = JSON.stringify(tags);
   // `where true` lets SQLite parse the upsert clause after a SELECT.
-  await sql`insert into tags (name) select value from json_each(${names}) where true on conflict (name) do nothing`.execute(trx);
+  await sql`insert into tags (name) select names.value from ${jsonArrayRows(names, "names")} where true on conflict (name) do nothing`.execute(trx);
   await sql`insert into article_tags (article_id, tag_id, position)
-    select ${articleId}, tags.id, names.key from json_each(${names}) as names join tags on tags.name = names.value
+    select ${articleId}, tags.id, names.key from ${jsonArrayRows(names, "names")} join tags on tags.name = names.value
     where true on conflict do nothing`.execute(trx);
 }
 
@@ -203,7 +205,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
-  invalidateArticleChange(after);
+  await invalidateArticleChange(after);
   return (await getArticleById({ id }))!;
 }
 
@@ -282,7 +284,7 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
     await clearAutosave({ articleId: id, userId: actor.id }, trx); // issue 15: saved for real
     return [before, await publicFootprint(trx, id)];
   }).catch(discardImagesAndRethrow(prepared));
-  invalidateArticleChange(...footprints);
+  await invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
@@ -322,7 +324,7 @@ async function removeArticle(trx: DB, { actor, id }: { actor: Actor; id: string 
 /** Publishes ('published') or unpublishes ('draft') an article; editors and admins only. */
 export async function setArticleStatus({ actor, id, status }: { actor: Actor; id: string; status: "published" | "draft" }): Promise<ArticleView> {
   const footprints = await writeTransaction((trx) => changeStatus(trx, { actor, id, status }));
-  invalidateArticleChange(...footprints);
+  await invalidateArticleChange(...footprints);
   return (await getArticleById({ id }))!;
 }
 
@@ -339,13 +341,13 @@ export async function bulkArticleAction({ actor, ids, action }: { actor: Actor; 
     }
     return all;
   });
-  invalidateArticleChange(...footprints);
+  await invalidateArticleChange(...footprints);
   return { count: new Set(ids).size };
 }
 
 /** Deletes an article with its tags, redirects and search row; reporters only their own drafts. */
 export async function deleteArticle({ actor, id }: { actor: Actor; id: string }): Promise<{ title: string }> {
   const deleted = await writeTransaction((trx) => removeArticle(trx, { actor, id }));
-  invalidateArticleChange(deleted.before);
+  await invalidateArticleChange(deleted.before);
   return { title: deleted.title };
 }

@@ -4,7 +4,8 @@ import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve, sep } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { dataDir, db, getHandle, type DB } from "../../db/index";
+import { dataDir, db, type DB } from "../../db/index";
+import { contains, containsFolded } from "../../db/sql/text";
 import type { Media } from "../../db/schema";
 import { daysBefore } from "../utils/dates";
 import { DomainError } from "../utils/errors";
@@ -248,14 +249,6 @@ export function toMediaItem(row: Media): MediaItem {
 
 export { MEDIA_TYPES, type MediaTypeFilter };
 
-const registered = new WeakSet<object>();
-function registerUnicodeLower() {
-  const { sqlite } = getHandle();
-  if (registered.has(sqlite)) return;
-  sqlite.function("unicode_lower", { deterministic: true }, (value: unknown) => String(value ?? "").toLowerCase());
-  registered.add(sqlite);
-}
-
 /** Media newest first; `q` searches names case-insensitively; only images exist so far. */
 export async function listMedia(
   { q = "", type = "all", skip = 0, limit = 100 }: { q?: string; type?: MediaTypeFilter; skip?: number; limit?: number } = {},
@@ -265,9 +258,8 @@ export async function listMedia(
   let query = executor.selectFrom("media");
   const term = q.trim();
   if (term) {
-    // SQLite's LOWER() and LIKE fold ASCII only; unicode_lower (registered above) folds Cyrillic too.
-    registerUnicodeLower();
-    query = query.where(sql`instr(unicode_lower(file_name), ${term.toLowerCase()})`, ">", 0) as typeof query;
+    // Case-insensitive, Cyrillic included (SQLite's own LOWER() and LIKE fold ASCII only).
+    query = query.where(containsFolded(sql.ref("file_name"), term)) as typeof query;
   }
   const [rows, count] = await Promise.all([
     query.selectAll().orderBy("created_at", "desc").orderBy("id").offset(skip).limit(limit).execute() as Promise<Media[]>,
@@ -383,7 +375,7 @@ export async function mediaUsage({ ids, limit = 5 }: { ids: string[]; limit?: nu
     const articles = await executor
       .selectFrom("articles")
       .select(["id", "title"])
-      .where((eb) => eb.or([eb(sql`instr(coalesce(featured_image, ''), ${needle})`, ">", 0), eb(sql`instr(content, ${needle})`, ">", 0)]))
+      .where((eb) => eb.or([contains(sql.ref("featured_image"), needle), contains(sql.ref("content"), needle)]))
       .orderBy("updated_at", "desc")
       .limit(limit)
       .execute();

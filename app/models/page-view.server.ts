@@ -37,7 +37,7 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
           .values(part.map((c) => ({ day: c.day, path: c.path, article_id: c.articleId, views: c.views })))
           .onConflict((oc) =>
             oc.columns(["day", "path"]).doUpdateSet({
-              views: sql`views + excluded.views`,
+              views: sql`page_views.views + excluded.views`,
               article_id: sql`coalesce(excluded.article_id, page_views.article_id)`,
             }),
           )
@@ -46,10 +46,10 @@ export async function recordPageViews({ counts }: { counts: PageViewCount[] }): 
       const perArticle = new Map<string, number>();
       for (const c of kept) if (c.articleId) perArticle.set(c.articleId, (perArticle.get(c.articleId) ?? 0) + c.views);
       for (const part of chunks([...perArticle])) {
-        const added = sql.join(part.map(([id, views]) => sql`(${id}, ${views})`));
+        const added = sql.join(part.map(([id, views]) => sql`(${id}, cast(${views} as integer))`));
         await trx
           .updateTable("articles")
-          .from(sql<{ id: string; views: number }>`(select column1 as id, column2 as views from (values ${added}))`.as("added"))
+          .from(sql<{ id: string; views: number }>`(select column1 as id, column2 as views from (values ${added}) as v)`.as("added"))
           .set({ views: sql`articles.views + added.views` })
           .whereRef("articles.id", "=", "added.id")
           .execute();

@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
+import { ftsMatch, ftsRank } from "../../db/sql/search";
 import type { BlockId } from "../../db/schema";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
-import { buildMatchQuery, searchTerms } from "../utils/search-query";
+import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
@@ -288,7 +289,7 @@ export const SEARCH_WINDOW = 1000;
 
 /**
  * Full-text search over published articles (FTS5). The user's text never reaches MATCH as syntax:
- * buildMatchQuery quotes every word. An input without words gives no hits.
+ * ftsMatch (db/sql/search.ts) quotes every word. An input without words gives no hits.
  *
  * Cost (docs/decisions/010): a query reads at most the SEARCH_WINDOW newest matches, so a word in
  * every article costs the same at 1,000 or 100,000 articles. When fewer match, they are all ranked
@@ -298,13 +299,13 @@ export const SEARCH_WINDOW = 1000;
  * Highlights and snippets are made for the page's rows only.
  */
 export async function searchArticles({ q, page, perPage }: { q: string; page: number; perPage: number }) {
-  const match = buildMatchQuery(q);
-  if (!match) return { hits: [] as SearchHit[], total: 0, capped: false };
+  const terms = searchTerms(q);
+  if (!terms.length) return { hits: [] as SearchHit[], total: 0, capped: false };
   const offset = (page - 1) * perPage;
   // The newest published matches: FTS5 walks its index by rowid (newest first) and stops early.
   const window = await sql<{ r: number }>`select f.rowid as r from articles_fts f
     join articles a on a.rowid = f.rowid
-    where articles_fts match ${match} and a.status = 'published'
+    where ${ftsMatch(terms, { alias: "f" })} and a.status = 'published'
     order by f.rowid desc limit ${SEARCH_WINDOW + 1}`.execute(db);
   const capped = window.rows.length > SEARCH_WINDOW;
   const candidates = window.rows.slice(0, SEARCH_WINDOW).map((row) => row.r);
@@ -315,8 +316,8 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
     // Few matches: bm25 over all of them is cheap.
     const ranked = await sql<{ r: number }>`select f.rowid as r from articles_fts f
       join articles a on a.rowid = f.rowid
-      where articles_fts match ${match} and a.status = 'published'
-      order by bm25(articles_fts, 0, 10.0, 4.0, 1.0, 3.0), a.published_at desc
+      where ${ftsMatch(terms, { alias: "f" })} and a.status = 'published'
+      order by ${ftsRank(terms, { alias: "f" })}, a.published_at desc
       limit ${perPage} offset ${offset}`.execute(db);
     order = ranked.rows.map((row) => row.r);
   } else {
@@ -326,7 +327,7 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
       new Set(
         (
           await sql<{ r: number }>`select rowid as r from articles_fts
-            where articles_fts match ${`{${column}} : (${match})`} and rowid >= ${cutoff}`.execute(db)
+            where ${ftsMatch(terms, { column })} and rowid >= ${cutoff}`.execute(db)
         ).rows.map((row) => row.r),
       );
     const [inTitle, inTags] = [await within("title"), await within("tags")];
@@ -343,13 +344,13 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
     .where(sql<boolean>`articles.rowid in (${sql.join(order)})`)
     .execute();
   const byRowid = new Map(rows.map((row) => [Number(row.r), row]));
-  const terms = searchTerms(q).map(fold);
+  const folded = terms.map(fold);
   const hits = order.flatMap((r): SearchHit[] => {
     const row = byRowid.get(r);
     if (!row) return [];
     const title = row.title || "No title";
-    const snippet = makeSnippet(cleanSnippet(row.content), terms) ?? makeSnippet(row.subtitle ?? "", terms) ?? firstWords(cleanSnippet(row.content));
-    return [{ ...toCard(row), title_marked: markTerms(title, terms), snippet }];
+    const snippet = makeSnippet(cleanSnippet(row.content), folded) ?? makeSnippet(row.subtitle ?? "", folded) ?? firstWords(cleanSnippet(row.content));
+    return [{ ...toCard(row), title_marked: markTerms(title, folded), snippet }];
   });
   return { hits, total, capped };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dataDir, db, getHandle, writeTransaction, type DB } from "../../db/index";
+import { announceChange, databaseChangeVersion, dataDir, db, writeTransaction, type DB } from "../../db/index";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
 import { invalidatePublicCache } from "../utils/page-cache.server";
@@ -105,25 +105,15 @@ export type SettingsKey = keyof Groups;
 /** Reads one settings group, filling defaults for what is missing or invalid. */
 // Settings are read on hot paths (maintenance check, session expiry), so reads outside a
 // transaction are cached in process; saveSettings drops the key, so a rolled-back save leaves no
-// stale value. A commit by another connection (a script, the sqlite3 shell, a second copy of this
-// module in the tests) bumps `PRAGMA data_version` of ours, and the cache starts afresh.
+// stale value. A commit by another connection or process (a second worker, a script, a second
+// copy of this module in the tests) moves databaseChangeVersion (SQLite `PRAGMA data_version`,
+// PostgreSQL notifications: db/engines/), and the cache starts afresh.
 const cache = new Map<string, unknown>();
 let cacheVersion: number | undefined;
 const cacheKey = (key: string) => `${dataDir()}:${key}`;
 
-// One prepared statement per connection: better-sqlite3's pragma() prepares anew on every call
-// (0.04 ms, on every request through the maintenance check).
-const dataVersion = new WeakMap<object, () => number>();
-
 function checkCacheVersion() {
-  const { sqlite } = getHandle();
-  let read = dataVersion.get(sqlite);
-  if (!read) {
-    const statement = sqlite.prepare("pragma data_version").pluck();
-    read = () => statement.get() as number;
-    dataVersion.set(sqlite, read);
-  }
-  const version = read();
+  const version = databaseChangeVersion();
   if (version !== cacheVersion) {
     cache.clear();
     cacheVersion = version;
@@ -159,6 +149,7 @@ export async function saveSettings<K extends SettingsKey>(key: K, value: z.input
     .values({ key, value: json, updated_at: now })
     .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_at: now }))
     .execute();
+  await announceChange(executor);
   cache.delete(cacheKey(key));
 }
 

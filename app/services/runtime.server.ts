@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { closeDatabase, dataDir, db, getHandle } from "../../db/index";
+import { closeDatabase, dataDir, db, engine, getHandle } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
@@ -50,11 +50,10 @@ async function startDatabase(): Promise<void> {
     demo: env.SEED_DEMO === "1",
     admin: env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } : undefined,
   });
-  // Planner statistics (docs/decisions/004): without sqlite_stat1, SQLite takes `status = ?` for
-  // a selective index and walks every published article to find a handful by id (40 ms a home page
-  // at 10,000 articles, ten times that at 100,000). A bounded ANALYZE costs milliseconds at start;
-  // PRAGMA optimize keeps the figures fresh as the site grows.
-  getHandle().sqlite.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+  // Planner statistics (docs/decisions/004): without them SQLite takes `status = ?` for a selective
+  // index and walks every published article to find a handful by id (40 ms a home page at 10,000
+  // articles, ten times that at 100,000). Each engine knows how (db/engines/).
+  await getHandle().analyze();
 }
 
 /** Deletes expired sessions and sign-in attempts older than a day. */
@@ -72,7 +71,7 @@ function startJobs(): void {
   stopJobs();
   const pruneLogged = () => prune().catch((error) => console.error(`Pruning sessions and sign-in attempts failed: ${(error as Error)?.message ?? error}`));
   void pruneLogged();
-  jobs = [setInterval(() => getHandle().sqlite.exec("PRAGMA optimize"), OPTIMIZE_EVERY_MS), setInterval(pruneLogged, PRUNE_EVERY_MS)];
+  jobs = [setInterval(() => void getHandle().optimize().catch(() => undefined), OPTIMIZE_EVERY_MS), setInterval(pruneLogged, PRUNE_EVERY_MS)];
   for (const job of jobs) job.unref();
   startScheduler();
 }
@@ -84,22 +83,16 @@ function stopJobs(): void {
 }
 
 /**
- * Health for a process manager, proxy or monitor; throws when unhealthy: the database file is
- * readable now (page 1 is read, not just `select 1` on the connection) and the data folder and
- * database are writable. A short busy timeout for this probe only: an outside process holding an
- * exclusive lock gives a 503 within a second instead of stalling the event loop for the full five.
+ * Health for a process manager, proxy or monitor; throws when unhealthy: the database answers
+ * within a second (SQLite: page 1 is read, with a short busy timeout for this probe only, so an
+ * outside process holding an exclusive lock gives a 503 within a second instead of stalling the
+ * event loop for the full five; PostgreSQL: a round trip) and the data folder (page store,
+ * uploads) and, on SQLite, the database file are writable.
  */
-function healthCheck(): void {
-  const { sqlite } = getHandle();
-  const timeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
-  sqlite.pragma("busy_timeout = 1000");
-  try {
-    sqlite.prepare("select count(*) from sqlite_master").get();
-  } finally {
-    sqlite.pragma(`busy_timeout = ${timeout}`);
-  }
+async function healthCheck(): Promise<void> {
+  await getHandle().probe();
   accessSync(dataDir(), constants.W_OK);
-  accessSync(join(dataDir(), "news.db"), constants.W_OK);
+  if (engine() === "sqlite") accessSync(join(dataDir(), "news.db"), constants.W_OK);
 }
 
 /**
@@ -112,7 +105,7 @@ async function stop(): Promise<void> {
   await stopPublicPages();
   await flushViews().catch((error) => console.error("Page views lost at shutdown:", error));
   try {
-    getHandle().sqlite.exec("PRAGMA optimize");
+    await getHandle().optimize();
   } catch {
     // Statistics are an optimisation; a failure here must not stop a clean exit.
   }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { z, ZodTypeAny } from "zod";
+import { isDatabaseBusy } from "../../db/index";
 import { DomainError } from "./errors";
 import { fieldErrors } from "./forms.server";
 
@@ -154,12 +155,8 @@ export const DATABASE_BUSY_MESSAGE = "База даних тимчасово з�
 export const DATABASE_BUSY_RETRY_AFTER = "30";
 
 /** Whether an error is SQLite's "database is locked/busy" after the busy timeout ran out. */
-export function isDatabaseBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"))
-  );
-}
+
+export { isDatabaseBusy };
 
 /** The 503 for a busy database: JSON `{detail}` for /api, plain text otherwise (screens render it in their error boundary). */
 export function databaseBusyResponse(request: Request): Response {

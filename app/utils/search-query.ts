@@ -1,6 +1,6 @@
-// The public search box to an FTS5 MATCH expression (issue 3 'Search'). Nothing the reader types
-// reaches FTS5 as syntax: the input is cut into words of letters and digits, each word becomes a
-// quoted string with a prefix star ("сон"* matches 'сонце', 'сонячний'), and the words are ANDed.
+// The search box to the words the full-text index looks up (issue 3 'Search'). Nothing the reader
+// types reaches the index as syntax: the input is cut into words of letters and digits, and
+// db/sql/search.ts makes each a quoted prefix ("сон"* matches 'сонце', 'сонячний') and ANDs them.
 // Operators (AND, OR, NEAR), quotes, column filters and stray stars are just dropped characters.
 
 const MAX_TERMS = 8;
@@ -20,11 +20,4 @@ export function searchTerms(input: string | null | undefined): string[] {
     }
   }
   return terms.slice(0, MAX_TERMS);
-}
-
-/** A safe MATCH expression, or "" when the input has no words. */
-export function buildMatchQuery(input: string | null | undefined): string {
-  return searchTerms(input)
-    .map((term) => `"${term.replace(/"/g, '""')}"*`)
-    .join(" ");
 }

@@ -6,12 +6,12 @@ import { join } from "node:path";
 
 const dir = mkdtempSync(join(tmpdir(), "news-bench-stats-"));
 process.env.DATA_DIR = dir;
-const { db, getHandle, closeDatabase } = await import("../../db/index");
+const { db, getSqlite, closeDatabase } = await import("../../db/index");
 const { migrateToLatest } = await import("../../db/migrate");
 const { getDashboardStats } = await import("../../app/models/analytics.server");
 
 await migrateToLatest(db);
-const sqlite = getHandle().sqlite;
+const sqlite = getSqlite();
 const ARTICLES = 1_000;
 const ROWS = 100_000;
 const DAYS = ROWS / ARTICLES; // 100 days of history per article

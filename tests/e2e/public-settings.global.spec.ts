@@ -48,11 +48,11 @@ test("SEO settings: title, description, language, robots, Twitter, Open Graph im
 // A category of its own with 12 articles. Created here, among the site-wide specs, because other
 // specs count the categories that have published articles.
 let category = "";
-test.beforeAll(() => {
-  category = createCategory(uniqueName("e2e-ppp"), uniqueName("Рубрика"));
+test.beforeAll(async () => {
+  category = await createCategory(uniqueName("e2e-ppp"), uniqueName("Рубрика"));
   const now = Date.now();
   for (let i = 0; i < 12; i++) {
-    createPublishedArticle({
+    await createPublishedArticle({
       slug: uniqueName(`e2e-ppp${i}`),
       title: `Сторінки ${i}`,
       categorySlug: category,

@@ -113,7 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("article page: fields, tags, meta, structured data; a broken image gets its note", async ({ page }) => {
       const slug = uniqueName("e2e-article");
-      createPublishedArticle({
+      await createPublishedArticle({
         slug,
         title: `Стаття ${slug}`,
         categorySlug: "space-physics",
@@ -154,7 +154,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.locator(".article-body a[href^='http']").first()).toHaveAttribute("target", "_blank");
 
       const slug = uniqueName("e2e-empty");
-      createPublishedArticle({ slug, title: `Порожня ${slug}`, contentHtml: "" });
+      await createPublishedArticle({ slug, title: `Порожня ${slug}`, contentHtml: "" });
       await page.goto(`/article/${slug}`);
       await expect(page.getByText("Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.")).toBeVisible();
     });
@@ -180,7 +180,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("an old slug answers 301 to the article's current address", async ({ page, request }) => {
       const slug = uniqueName("e2e-new");
       const oldSlug = uniqueName("e2e-old");
-      createPublishedArticle({ slug, title: `Перейменована ${slug}`, oldSlug });
+      await createPublishedArticle({ slug, title: `Перейменована ${slug}`, oldSlug });
       const raw = await request.get(`/article/${oldSlug}`, { maxRedirects: 0 });
       expect(raw.status()).toBe(301);
       expect(raw.headers()["location"]).toBe(`/article/${slug}`);
@@ -245,8 +245,8 @@ test.describe("public site (JavaScript on only)", () => {
     // their own would add a slice to the SEO screen's category chart, which another spec counts.)
     const rubric = "research";
     const [first, second] = ["persha", "druha"].map((word) => ({ slug: uniqueName(word), title: uniqueName(`Стаття ${word}`) }));
-    createPublishedArticle({ ...first, categorySlug: rubric, contentHtml: "<p>Перший абзац <strong>першої</strong> статті.</p>" });
-    createPublishedArticle({ ...second, categorySlug: rubric, contentHtml: "<p>Текст другої статті, з <em>виділенням</em>.</p>" });
+    await createPublishedArticle({ ...first, categorySlug: rubric, contentHtml: "<p>Перший абзац <strong>першої</strong> статті.</p>" });
+    await createPublishedArticle({ ...second, categorySlug: rubric, contentHtml: "<p>Текст другої статті, з <em>виділенням</em>.</p>" });
     // The document's loader data has no body (issue 16): the browser hydrates the page's own markup.
     expect((await (await page.request.get(`/article/${first.slug}`)).text()).split("Перший абзац").length - 1).toBe(1);
     await page.goto(`/article/${first.slug}`);

@@ -1,15 +1,11 @@
-import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { expect, signIn, test } from "./fixtures";
+import { withServerDatabase } from "./public-data";
 
 /** Minutes between creation and expiry of the newest bearer session, read from the server's database. */
-function newestBearerLifetime(): number {
-  const sqlite = new SQLite(join(process.env.E2E_DATA_DIR!, "news.db"), { readonly: true });
-  const row = sqlite.prepare("select created_at, expires_at from sessions where kind = 'bearer' order by created_at desc limit 1").get() as {
-    created_at: string;
-    expires_at: string;
-  };
-  sqlite.close();
+async function newestBearerLifetime(): Promise<number> {
+  const row = await withServerDatabase((db) =>
+    db.selectFrom("sessions").select(["created_at", "expires_at"]).where("kind", "=", "bearer").orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow(),
+  );
   return Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 60_000);
 }
 
@@ -86,13 +82,13 @@ test.describe("settings (JavaScript on)", () => {
     await expect(page.getByRole("status")).toBeVisible();
     const login = await request.post("/api/auth/login", { data: { username: "editor", password: "editor123" } });
     expect(login.status()).toBe(200);
-    expect(newestBearerLifetime()).toBe(30);
+    expect(await newestBearerLifetime()).toBe(30);
     // Reset for other tests.
     await page.getByLabel("Session timeout (minutes)").selectOption("60");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(page.getByRole("status")).toBeVisible();
     await request.post("/api/auth/login", { data: { username: "editor", password: "editor123" } });
-    expect(newestBearerLifetime()).toBe(60);
+    expect(await newestBearerLifetime()).toBe(60);
   });
 });
 

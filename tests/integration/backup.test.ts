@@ -5,6 +5,8 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { backup } from "../../scripts/backup";
+import { onPostgres } from "../database-of";
+import { databaseUrlFor } from "../pg";
 import { startServer } from "../server-process";
 
 const dirs: string[] = [];
@@ -14,6 +16,13 @@ const temp = (prefix: string) => {
   return dir;
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** pg_restore beside the server's own pg_dump (Debian: /usr/lib/postgresql/N/bin). */
+function pgRestore(): string {
+  const root = "/usr/lib/postgresql";
+  const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
+  return version ? join(root, version, "bin", "pg_restore") : "pg_restore";
+}
 
 describe("npm run backup", () => {
   it("copies a running site's database consistently while it is being written", async () => {
@@ -33,15 +42,20 @@ describe("npm run backup", () => {
         }
       })();
       const target = join(temp("news-backup-dst-"), "copy");
-      const result = await backup({ dataDir, target });
+      const result = await backup({ dataDir, target, databaseUrl: await databaseUrlFor(dataDir) });
       writing = false;
       await writer;
 
       expect(result.articles).toBeGreaterThanOrEqual(24);
       expect(result.users).toBe(3);
-      const copy = new SQLite(join(target, "news.db"), { readonly: true });
-      expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
-      copy.close();
+      // SQLite: the copied file passes integrity_check; PostgreSQL: pg_dump's archive reads back.
+      const copyFile = join(target, onPostgres ? "news.pgdump" : "news.db");
+      if (onPostgres) expect(result.check).toBe("pg_restore --list ok");
+      else {
+        const copy = new SQLite(copyFile, { readonly: true });
+        expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+        copy.close();
+      }
       expect(readFileSync(join(target, "uploads", "a.jpg"), "utf8")).toBe("jpeg bytes");
       expect(readFileSync(join(target, "session-secret"), "utf8")).toBe(readFileSync(join(dataDir, "session-secret"), "utf8"));
       // Password hashes and the session secret: every file owner-only (0600), every folder 0700.
@@ -52,13 +66,15 @@ describe("npm run backup", () => {
           return e.isDirectory() ? [[path, mode], ...modes(path)] : [[path, mode]];
         });
       const all = modes(target);
-      expect(all.map(([p]) => p)).toEqual(expect.arrayContaining([join(target, "news.db"), join(target, "session-secret"), join(target, "uploads", "a.jpg")]));
+      expect(all.map(([p]) => p)).toEqual(expect.arrayContaining([copyFile, join(target, "session-secret"), join(target, "uploads", "a.jpg")]));
       for (const [path, mode] of [[target, (statSync(target).mode & 0o777).toString(8)], ...all]) {
         expect(mode, path).toBe(statSync(path).isDirectory() ? "700" : "600");
       }
 
       // The copy starts as a site of its own, with the same content.
       await site.stop("SIGTERM");
+      // PostgreSQL: restored into a database of its own with pg_restore, as README says.
+      if (onPostgres) execFileSync(pgRestore(), ["--no-owner", "--dbname", (await databaseUrlFor(target))!, copyFile]);
       const restored = await startServer({ dataDir: target });
       try {
         const login = await fetch(`${restored.url}/api/auth/login`, {
@@ -86,9 +102,11 @@ describe("npm run backup", () => {
         return { code: error.status, err: String(error.stderr) };
       }
     };
+    // On PostgreSQL DATABASE_URL names this file's own database, which holds no site.
     const none = run([join(empty, "out")], { DATA_DIR: empty });
     expect(none.code).toBe(1);
-    expect(none.err).toContain("Backup failed: No database at");
+    expect(none.err).toContain(onPostgres ? "Backup failed: No site in the database" : "Backup failed: No database at");
+    expect(none.err).not.toMatch(/\n\s+at /);
     expect(existsSync(join(empty, "out", "news.db"))).toBe(false);
   });
 });

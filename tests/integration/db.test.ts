@@ -1,15 +1,16 @@
 import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getHandle, writeTransaction } from "../../db/index";
+import { getHandle, getSqlite, writeTransaction } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
+import { onPostgres } from "../database-of";
 import { migrated } from "../helpers";
 
 describe("database", () => {
   beforeAll(migrated);
 
-  it("runs with WAL, synchronous=FULL, foreign keys and a busy timeout", () => {
-    const { sqlite } = getHandle();
+  it.skipIf(onPostgres)("runs with WAL, synchronous=FULL, foreign keys and a busy timeout", () => {
+    const sqlite = getSqlite();
     expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
     expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
@@ -56,7 +57,7 @@ describe("database", () => {
         await trx.insertInto("categories").values({ id: "c-1", name: "A", slug: "a", description: null }).execute();
         await trx.insertInto("categories").values({ id: "c-2", name: "B", slug: "a", description: null }).execute();
       }),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE|duplicate key/);
     const count = await db
       .selectFrom("categories")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -64,8 +65,8 @@ describe("database", () => {
     expect(count.n).toBe(0);
   });
 
-  it("a transaction that need not wait for the disk commits with synchronous NORMAL, and FULL is back after it (also after a rollback)", async () => {
-    const { sqlite } = getHandle();
+  it.skipIf(onPostgres)("a transaction that need not wait for the disk commits with synchronous NORMAL, and FULL is back after it (also after a rollback)", async () => {
+    const sqlite = getSqlite();
     const level = (trx: Parameters<Parameters<typeof writeTransaction>[0]>[0]) =>
       sql<{ synchronous: number }>`pragma synchronous`.execute(trx).then((r) => r.rows[0].synchronous);
     expect(await writeTransaction(level, { durable: false })).toBe(1);
@@ -86,8 +87,34 @@ describe("database", () => {
   it("enforces foreign keys", async () => {
     const { db } = getHandle();
     await expect(db.insertInto("sessions").values({ id: "x", user_id: "missing", expires_at: new Date().toISOString() }).execute()).rejects.toThrow(
-      /FOREIGN KEY/,
+      /FOREIGN KEY|foreign key/,
     );
+  });
+
+  it.runIf(onPostgres)("PostgreSQL: times are timestamptz read back as ISO UTC text, counts as numbers, commits without the disk only when asked", async () => {
+    const { db } = getHandle();
+    const types = await sql<{ data_type: string }>`select data_type from information_schema.columns where table_name = 'articles' and column_name = 'published_at'`.execute(db);
+    expect(types.rows[0].data_type).toBe("timestamp with time zone");
+    const at = "2026-03-01T10:20:30.456Z";
+    const read = await sql<{ t: string; n: number }>`select cast(${at} as timestamptz) as t, count(*) as n from categories`.execute(db);
+    expect(read.rows[0]).toEqual({ t: at, n: expect.any(Number) });
+    const setting = (trx: Parameters<Parameters<typeof writeTransaction>[0]>[0]) =>
+      sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx).then((r) => r.rows[0].synchronous_commit);
+    expect(await writeTransaction(setting, { durable: false })).toBe("off");
+    expect(await writeTransaction(setting)).toBe("on");
+  });
+
+  it("one writer at a time: concurrent read-modify-write transactions lose no update", async () => {
+    const { db } = getHandle();
+    await db.insertInto("settings").values({ key: "counter", value: "0" }).execute();
+    const bump = () =>
+      writeTransaction(async (trx) => {
+        const row = await trx.selectFrom("settings").select("value").where("key", "=", "counter").executeTakeFirstOrThrow();
+        await new Promise((r) => setTimeout(r, 5));
+        await trx.updateTable("settings").set({ value: String(Number(row.value) + 1) }).where("key", "=", "counter").execute();
+      });
+    await Promise.all(Array.from({ length: 20 }, bump));
+    expect((await db.selectFrom("settings").select("value").where("key", "=", "counter").executeTakeFirstOrThrow()).value).toBe("20");
   });
 
   it("refuses a database migrated by newer code", async () => {

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoToKyivLocal, kyivLocalToIso } from "../../app/utils/dates";
+import { rowOf, rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 import { apiSend, apiSignIn, ARTICLE_TEXT, firstCategoryId, formSend, formSignIn, type Staff } from "../staff-client";
 
@@ -20,19 +20,7 @@ const form = {} as Record<Role, Staff>;
 let categoryId = "";
 let categorySlug = "";
 
-function sqlite<T>(fn: (db: SQLite.Database) => T): T {
-  const db = new SQLite(join(dataDir, "news.db"));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-const row = (id: string) =>
-  sqlite(
-    (db) =>
-      db.prepare("select status, published_at, version from articles where id = ?").get(id) as { status: string; published_at: string | null; version: number },
-  );
+const row = (id: string) => rowOf<{ status: string; published_at: string | null; version: number }>(dataDir, "select status, published_at, version from articles where id = ?", id);
 
 async function signInAll() {
   for (const role of ["reporter", "editor", "admin"] as const) {
@@ -55,7 +43,7 @@ beforeAll(async () => {
   server = await startServer({ dataDir });
   await signInAll();
   categoryId = await firstCategoryId(api.admin);
-  categorySlug = sqlite((db) => (db.prepare("select slug from categories where id = ?").get(categoryId) as { slug: string }).slug);
+  categorySlug = (await rowOf<{ slug: string }>(dataDir, "select slug from categories where id = ?", categoryId)).slug;
 }, 120_000);
 
 afterAll(async () => {
@@ -83,7 +71,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
       expect(submitted.status, JSON.stringify(submitted.json)).toBe(200);
       expect(submitted.json).toMatchObject({ id: a.id, status: "review" });
       expect((await apiSend(api.reporter, "POST", `/api/articles/${a.id}/submit`, {})).status).toBe(409);
-      const notes = sqlite((db) => db.prepare("select kind, note from article_desk_notes where article_id = ?").all(a.id));
+      const notes = await rowsOf(dataDir, "select kind, note from article_desk_notes where article_id = ? order by id", a.id);
       expect(notes).toEqual([{ kind: "submit", note: "Перевірте цифри" }]);
 
       // The author keeps editing in review (a reporter's save stays in review).
@@ -96,7 +84,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
       expect(edited.status, JSON.stringify(edited.json)).toBe(200);
       expect(edited.json.status).toBe("review");
       // ... but never publishes, schedules or returns it.
-      const v = row(a.id).version;
+      const v = (await row(a.id)).version;
       expect((await apiSend(api.reporter, "POST", `/api/articles/${a.id}/publish`)).status).toBe(403);
       expect((await apiSend(api.reporter, "POST", `/api/articles/${a.id}/publish`, { publish_at: inSeconds(3600) })).status).toBe(403);
       expect((await apiSend(api.reporter, "POST", `/api/articles/${a.id}/return`, { note: "сам собі" })).status).toBe(403);
@@ -104,7 +92,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
         (await apiSend(api.reporter, "PUT", `/api/articles/${a.id}`, { title: a.title, content: "x", category_id: categoryId, status: "published" })).status,
       ).toBe(403);
       expect((await apiSend(api.reporter, "DELETE", `/api/articles/${a.id}`)).status).toBe(403);
-      expect(row(a.id)).toMatchObject({ status: "review", version: v });
+      expect(await row(a.id)).toMatchObject({ status: "review", version: v });
 
       // Return needs a note (422, nothing written), then review → draft with the note.
       for (const body of [{}, { note: "   " }]) {
@@ -112,7 +100,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
         expect(res.status).toBe(422);
         expect(res.json.errors.note).toMatch(/примітка обов'язкова/);
       }
-      expect(row(a.id).status).toBe("review");
+      expect((await row(a.id)).status).toBe("review");
       const returned = await apiSend(api[desk], "POST", `/api/articles/${a.id}/return`, { note: "Додайте джерело" });
       expect(returned.status).toBe(200);
       expect(returned.json.status).toBe("draft");
@@ -135,7 +123,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
     const a = await draft("editor");
     expect((await apiSend(api.editor, "POST", `/api/articles/${a.id}/submit`, { note: 42 })).status).toBe(422);
     expect((await apiSend(api.editor, "POST", `/api/articles/${a.id}/publish`, { publish_at: 42 })).status).toBe(422);
-    expect(row(a.id).status).toBe("draft");
+    expect((await row(a.id)).status).toBe("draft");
   });
 
   it("review and scheduled cannot be reached by a save", async () => {
@@ -145,7 +133,7 @@ describe("review (DESIGN §11): submit and return, per role, on the JSON door", 
       expect(res.status, status).toBe(422);
     }
     expect((await apiSend(api.reporter, "POST", "/api/articles/", { title: "x", content: "x", category_id: categoryId, status: "review" })).status).toBe(403);
-    expect(row(a.id).status).toBe("draft");
+    expect((await row(a.id)).status).toBe("draft");
   });
 });
 
@@ -164,7 +152,7 @@ describe("scheduling (DESIGN §11)", () => {
       expect(res.status, String(publish_at)).toBe(422);
       expect(res.json.errors.publish_at, String(publish_at)).toMatch(message);
     }
-    expect(row(a.id)).toMatchObject({ status: "draft", published_at: null, version: 1 });
+    expect(await row(a.id)).toMatchObject({ status: "draft", published_at: null, version: 1 });
   });
 
   it("a scheduled article is invisible on every public surface until its time, then the scheduler publishes it (cache cleared) within 5 s", async () => {
@@ -207,7 +195,7 @@ describe("scheduling (DESIGN §11)", () => {
       await expect.poll(() => shows(path), { message: path, interval: 50, timeout: Math.max(1, within - Date.now()) }).toBe(true);
     }
     console.log(`every surface shows it ${Date.now() - Date.parse(at)} ms after its time`);
-    expect(row(a.id)).toMatchObject({ status: "published", published_at: at });
+    expect(await row(a.id)).toMatchObject({ status: "published", published_at: at });
   }, 60_000);
 
   it("unpublish returns a scheduled article to draft; publishing a scheduled one now moves its time to now", async () => {
@@ -237,27 +225,27 @@ describe("the desk's plain form posts (no JavaScript)", () => {
     const sent = await desk("reporter", a.id, { intent: "submit", note: "Готово" });
     expect(sent.status).toBe(302);
     expect(sent.location).toBe(`/admin/articles/edit/${a.id}`);
-    expect(row(a.id).status).toBe("review");
+    expect((await row(a.id)).status).toBe("review");
 
     expect((await desk("reporter", a.id, { intent: "return", note: "x" })).status).toBe(403);
     const noNote = await desk("editor", a.id, { intent: "return", note: "" });
     expect(noNote.status).toBe(422);
     expect(noNote.text).toContain("примітка обов&#x27;язкова");
     expect((await desk("editor", a.id, { intent: "return", note: "Скоротіть вступ" })).status).toBe(302);
-    expect(row(a.id).status).toBe("draft");
+    expect((await row(a.id)).status).toBe("draft");
 
     const past = await desk("editor", a.id, { intent: "schedule", publish_at_local: isoToKyivLocal(inSeconds(-3600)) });
     expect(past.status).toBe(422);
     expect(past.text).toContain("вже минув");
     const empty = await desk("editor", a.id, { intent: "schedule", publish_at_local: "" });
     expect(empty.status).toBe(422);
-    expect(row(a.id).status).toBe("draft");
+    expect((await row(a.id)).status).toBe("draft");
 
     const local = isoToKyivLocal(inSeconds(86_400));
     expect((await desk("reporter", a.id, { intent: "schedule", publish_at_local: local })).status).toBe(403);
     const planned = await desk("admin", a.id, { intent: "schedule", publish_at_local: local });
     expect(planned.status).toBe(302);
-    expect(row(a.id)).toMatchObject({ status: "scheduled", published_at: kyivLocalToIso(local) });
+    expect(await row(a.id)).toMatchObject({ status: "scheduled", published_at: kyivLocalToIso(local) });
     // The list shows the scheduled time; the dashboard lists it among the next scheduled stories.
     const list = await (await fetch(`${server.url}/admin/articles?status=scheduled`, { headers: form.editor.auth })).text();
     expect(list).toContain(a.title);
@@ -267,11 +255,11 @@ describe("the desk's plain form posts (no JavaScript)", () => {
     expect(dashboard).toContain(a.title);
 
     expect((await desk("editor", a.id, { intent: "unschedule" })).status).toBe(302);
-    expect(row(a.id)).toMatchObject({ status: "draft" });
+    expect(await row(a.id)).toMatchObject({ status: "draft" });
     // "Коли опублікувати: Зараз" publishes at once.
     expect((await desk("reporter", a.id, { intent: "schedule", when: "now" })).status).toBe(403);
     expect((await desk("editor", a.id, { intent: "schedule", when: "now" })).status).toBe(302);
-    expect(row(a.id).status).toBe("published");
+    expect((await row(a.id)).status).toBe("published");
     expect((await desk("editor", a.id, { intent: "nonsense" })).status).toBe(400);
   });
 
@@ -301,14 +289,14 @@ describe("a restart never loses a schedule", () => {
     expect(await server.stop("SIGTERM")).toBe(0);
     // While it is down, the first one's time passes.
     const past = new Date(Date.now() - 60_000).toISOString();
-    sqlite((db) => db.prepare("update articles set published_at = ? where id = ?").run(past, due.id));
+    await rowsOf(dataDir, "update articles set published_at = ? where id = ?", past, due.id);
 
     server = await startServer({ dataDir });
     await signInAll();
     const deadline = Date.now() + 10_000;
-    while (row(due.id).status !== "published" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(row(due.id)).toMatchObject({ status: "published", published_at: past });
-    expect(row(later.id).status).toBe("scheduled");
+    while ((await row(due.id)).status !== "published" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await row(due.id)).toMatchObject({ status: "published", published_at: past });
+    expect((await row(later.id)).status).toBe("scheduled");
     expect((await fetch(`${server.url}/article/${due.slug}`)).status).toBe(200);
     expect((await fetch(`${server.url}/article/${later.slug}`)).status).toBe(404);
     expect(await (await fetch(`${server.url}/rss.xml`)).text()).toContain(due.slug);

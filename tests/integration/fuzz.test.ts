@@ -13,9 +13,10 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import SQLite from "better-sqlite3";
 import * as fc from "fast-check";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf, withDatabaseOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -69,9 +70,8 @@ function mayChange(method: string, path: string, status: number): boolean {
  * What the content of the site is: a hash per table a forged request might change (views and
  * sessions move on their own), so a failure names the table.
  */
-function digest(): Record<string, string> {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true, fileMustExist: true });
-  try {
+function digest(): Promise<Record<string, string>> {
+  return withDatabaseOf(dataDir, async (db) => {
     const tables: [string, string][] = [
       ["articles", "id, slug, title, subtitle, content, status, category_id, author_id, published_at, updated_at, featured_image, seo_title, seo_description"],
       ["categories", "id, name, slug, description"],
@@ -83,18 +83,14 @@ function digest(): Record<string, string> {
       ["article_tags", "*"],
       ["slug_redirects", "*"],
     ];
-    return Object.fromEntries(
-      tables.map(([table, columns]) => [
-        table,
-        createHash("sha256")
-          .update(JSON.stringify(sqlite.prepare(`select ${columns} from ${table} order by 1`).all()))
-          .digest("hex")
-          .slice(0, 16),
-      ]),
-    );
-  } finally {
-    sqlite.close();
-  }
+    const hashes: Record<string, string> = {};
+    for (const [table, columns] of tables) {
+      // Rows in a fixed order whatever the engine returns first.
+      const rows = (await sql.raw(`select ${columns} from ${table}`).execute(db)).rows.map((row) => JSON.stringify(row)).sort();
+      hashes[table] = createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
+    }
+    return hashes;
+  });
 }
 
 const MALFORMED_SEGMENTS = [
@@ -271,14 +267,13 @@ describe("every route, as every role, with malformed input (property test)", () 
       });
       roles[role] = { bearer: (await api.json()).access_token, cookie: (form.headers.get("set-cookie") ?? "").split(";")[0] };
     }
-    const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+    const idsOf = async (text: string) => (await rowsOf<{ id: string }>(dataDir, text)).map((r) => r.id);
     ids = [
-      ...(sqlite.prepare("select id from articles order by status, created_at limit 6").all() as { id: string }[]).map((r) => r.id),
-      ...(sqlite.prepare("select slug as id from articles where status = 'published' limit 2").all() as { id: string }[]).map((r) => r.id),
-      ...(sqlite.prepare("select id from categories limit 2").all() as { id: string }[]).map((r) => r.id),
-      ...(sqlite.prepare("select id from users").all() as { id: string }[]).map((r) => r.id),
+      ...(await idsOf("select id from articles order by status, created_at limit 6")),
+      ...(await idsOf("select slug as id from articles where status = 'published' limit 2")),
+      ...(await idsOf("select id from categories limit 2")),
+      ...(await idsOf("select id from users")),
     ];
-    sqlite.close();
   }, 120_000);
 
   afterAll(async () => {
@@ -287,7 +282,7 @@ describe("every route, as every role, with malformed input (property test)", () 
   });
 
   it("answers no 5xx, shows no stack trace and changes nothing", async () => {
-    let before = digest();
+    let before = await digest();
     let previous = "";
     await fc.assert(
       fc.asyncProperty(request(), async (r) => {
@@ -314,7 +309,7 @@ describe("every route, as every role, with malformed input (property test)", () 
         // No redirect leaves the site.
         const location = /\r\nlocation: ([^\r\n]*)/i.exec(res.head)?.[1];
         if (location) expect(new URL(location, `${PUBLIC_URL}/a/b`).host, `${where} → Location ${location}`).toBe("news.example");
-        const after = digest();
+        const after = await digest();
         if (!mayChange(r.method, r.path, res.status))
           expect(
             after,

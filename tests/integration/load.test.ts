@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { integrityOf, withDatabaseOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 import { ARTICLE_TEXT, REQUEST_TIMEOUT_MS, apiSend, apiSignIn, firstCategoryId, formSend, formSignIn, type Staff } from "../staff-client";
 
@@ -238,19 +238,16 @@ describe("mixed load: readers and staff writing at the same time", () => {
       // After a clean stop, the database file itself, opened read-only, holds every acknowledged write.
       const code = await server.stop("SIGTERM");
       expect(code, `the server did not stop cleanly:\n${server.output().slice(-3000)}`).toBe(0);
-      const file = new Database(join(dataDir, "news.db"), { readonly: true, fileMustExist: true });
-      try {
-        expect(file.pragma("integrity_check", { simple: true })).toBe("ok");
-        const select = file.prepare("select title, status from articles where id = ?");
-        const missing: string[] = [];
+      expect(await integrityOf(dataDir)).toBe("ok");
+      const missing = await withDatabaseOf(dataDir, async (db) => {
+        const out: string[] = [];
         for (const [id, want] of acked) {
-          const row = select.get(id) as Acked | undefined;
-          if (!row || row.title !== want.title || row.status !== want.status) missing.push(`${id}: want ${JSON.stringify(want)}, got ${JSON.stringify(row)}`);
+          const row = await db.selectFrom("articles").select(["title", "status"]).where("id", "=", id).executeTakeFirst();
+          if (!row || row.title !== want.title || row.status !== want.status) out.push(`${id}: want ${JSON.stringify(want)}, got ${JSON.stringify(row)}`);
         }
-        expect(missing).toEqual([]);
-      } finally {
-        file.close();
-      }
+        return out;
+      });
+      expect(missing).toEqual([]);
     },
     SECONDS * 1000 + 120_000,
   );

@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onPostgres, rowOf, withDatabaseOf } from "../database-of";
+import { databaseUrlFor } from "../pg";
 import { startServer, type RunningServer } from "../server-process";
 
 // Operations for a self-hoster (issue 7 item 5) through the real production server: rate limits
@@ -18,14 +21,7 @@ const tempDir = (prefix: string) => {
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function query<T>(dataDir: string, sql: string, ...params: unknown[]): T {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
-  try {
-    return sqlite.prepare(sql).get(...params) as T;
-  } finally {
-    sqlite.close();
-  }
-}
+const query = rowOf;
 
 async function apiToken(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}/api/auth/login`, {
@@ -68,7 +64,7 @@ describe("rate limits on write paths (server with the limits on, as in productio
       headers: as(ip, { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }),
       body: JSON.stringify({ name }),
     });
-  const categoryCount = (name: string) => query<{ n: number }>(dataDir, "select count(*) n from categories where name = ?", name).n;
+  const categoryCount = async (name: string) => (await query<{ n: number }>(dataDir, "select count(*) n from categories where name = ?", name)).n;
 
   it("answers the JSON API with 429, {detail} and Retry-After past the limit, and writes nothing then", async () => {
     const ip = "203.0.113.10";
@@ -82,7 +78,7 @@ describe("rate limits on write paths (server with the limits on, as in productio
     expect(retry).toBeLessThanOrEqual(60);
     expect(refused.headers.get("content-type")).toMatch(/application\/json/);
     expect(await refused.json()).toEqual({ detail: expect.stringMatching(/^Забагато запитів\. Спробуйте знову через \d+ (с|хв)\.$/) });
-    expect(categoryCount(`Ліміт ${stamp} зайва`)).toBe(0);
+    expect(await categoryCount(`Ліміт ${stamp} зайва`)).toBe(0);
 
     // Reads are never limited; sign-in still answers (its own lockout applies, not this limit).
     for (let i = 0; i < 8; i++) {
@@ -120,10 +116,9 @@ describe("rate limits on write paths (server with the limits on, as in productio
   });
 
   it("track-view has its own tighter limit and counts one view per address and article", async () => {
-    const ids = [0, 1, 2].map(
-      (i) => query<{ id: string }>(dataDir, "select id from articles where status = 'published' order by published_at desc limit 1 offset ?", i).id,
-    );
-    const total = () => query<{ n: number }>(dataDir, "select sum(views) n from articles").n;
+    const ids: string[] = [];
+    for (const i of [0, 1, 2]) ids.push((await query<{ id: string }>(dataDir, "select id from articles where status = 'published' order by published_at desc limit 1 offset ?", i)).id);
+    const total = async () => (await query<{ n: number }>(dataDir, "select sum(views) n from articles")).n;
     const track = (ip: string, id: string) =>
       fetch(`${server.url}/api/analytics/track-view`, {
         method: "POST",
@@ -131,7 +126,7 @@ describe("rate limits on write paths (server with the limits on, as in productio
         body: JSON.stringify({ article_id: id }),
       });
     await new Promise((r) => setTimeout(r, 1_600)); // the once-a-second view batch settles
-    const before = total();
+    const before = await total();
     const ip = "198.51.100.7";
     const answers = [];
     for (const id of [ids[0], ids[0], ids[1], ids[0]]) answers.push(((await (await track(ip, id)).json()) as { counted: boolean }).counted);
@@ -143,7 +138,7 @@ describe("rate limits on write paths (server with the limits on, as in productio
     // Another reader of the same article counts.
     expect(await (await track("198.51.100.8", ids[0])).json()).toMatchObject({ counted: true });
     await new Promise((r) => setTimeout(r, 1_600));
-    expect(total() - before).toBe(3);
+    expect(await total() - before).toBe(3);
   });
 });
 
@@ -223,7 +218,7 @@ describe("request logs and /healthz", () => {
       expect(log).not.toContain(secret);
     }
     // Nor the stored form of the session id (SHA-256 of the token).
-    const stored = query<{ id: string } | undefined>(dataDir, "select id from sessions limit 1");
+    const stored = await query<{ id: string } | undefined>(dataDir, "select id from sessions limit 1");
     if (stored) expect(log).not.toContain(stored.id);
   });
 
@@ -233,35 +228,57 @@ describe("request logs and /healthz", () => {
     expect(ok.headers.get("cache-control")).toBe("no-store");
     expect(await ok.json()).toEqual({ status: "ok" });
 
-    // The database file goes away under the running server (a botched restore, a wrong mount):
-    // its open handle still answers, but the next start would find an empty folder.
-    const file = join(dataDir, "news.db");
-    renameSync(file, `${file}.moved`);
+    // SQLite: the database file goes away under the running server (a botched restore, a wrong
+    // mount): its open handle still answers, but the next start would find an empty folder.
+    // PostgreSQL: the database stops taking connections and drops the ones it had.
+    const outage = onPostgres ? await refuseConnections(dataDir) : moveAway(join(dataDir, "news.db"));
     try {
       const down = await fetch(`${server.url}/healthz`);
       expect(down.status).toBe(503);
       expect(down.headers.get("cache-control")).toBe("no-store");
       expect(await down.json()).toEqual({ status: "unavailable", detail: "База даних недоступна" });
     } finally {
-      renameSync(`${file}.moved`, file);
+      await outage.end();
     }
-    const back = await fetch(`${server.url}/healthz`);
-    expect(back.status).toBe(200);
-    expect(server.output()).toMatch(/healthz: ENOENT/);
+    await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 5_000 }).toBe(200);
+    expect(server.output()).toMatch(onPostgres ? /healthz: .*(connections|terminat)/ : /healthz: ENOENT/);
   });
 });
+
+function moveAway(file: string) {
+  renameSync(file, `${file}.moved`);
+  return { end: async () => renameSync(`${file}.moved`, file) };
+}
+
+/** PostgreSQL: the folder's database refuses new connections and ends the open ones, until end(). */
+async function refuseConnections(dataDir: string) {
+  const name = new URL((await databaseUrlFor(dataDir))!).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`alter database ${name} with allow_connections false`);
+  await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name]);
+  return {
+    end: async () => {
+      await admin.query(`alter database ${name} with allow_connections true`);
+      await admin.end();
+    },
+  };
+}
 
 describe("migrations", () => {
   it("refuse a database migrated by newer code: clear message, exit 1, no stack trace, nothing written", async () => {
     const dataDir = tempDir("news-newer-");
     const first = await startServer({ dataDir, env: { SEED_DEMO: "0", ADMIN_USERNAME: "chief", ADMIN_PASSWORD: "a-long-secret" } });
     expect(await first.stop("SIGTERM")).toBe(0);
-    const db = new SQLite(join(dataDir, "news.db"));
-    db.prepare("insert into kysely_migration (name, timestamp) values (?, ?)").run("2099_01_01_000000_future", new Date().toISOString());
-    db.close(); // checkpoints the WAL into news.db
+    // Closing the SQLite connection checkpoints the WAL into news.db.
+    await query(dataDir, "insert into kysely_migration (name, timestamp) values (?, ?)", "2099_01_01_000000_future", new Date().toISOString());
     const file = join(dataDir, "news.db");
-    const hash = () => createHash("sha256").update(readFileSync(file)).digest("hex");
-    const before = hash();
+    // Nothing written: news.db byte for byte, or on PostgreSQL every migration and user as it was.
+    const hash = async () =>
+      onPostgres
+        ? JSON.stringify(await withDatabaseOf(dataDir, (db) => sql`select (select string_agg(name, ',' order by name) from kysely_migration) m, (select string_agg(id || updated_at, ',' order by id) from users) u`.execute(db)))
+        : createHash("sha256").update(readFileSync(file)).digest("hex");
+    const before = await hash();
 
     const attempt = startServer({ dataDir });
     await expect(attempt).rejects.toThrow(/server exited \(1\)/);
@@ -272,9 +289,9 @@ describe("migrations", () => {
     expect(message).toMatch(/restore a backup/);
     expect(message).not.toMatch(/\n\s+at /);
 
-    expect(hash()).toBe(before);
+    expect(await hash()).toBe(before);
     const wal = join(dataDir, "news.db-wal");
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
-    expect(query<{ n: number }>(dataDir, "select count(*) n from users").n).toBe(1);
+    expect((await query<{ n: number }>(dataDir, "select count(*) n from users")).n).toBe(1);
   });
 });

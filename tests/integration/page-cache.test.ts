@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 // DESIGN §9 and §12 through the real production server: the page store of anonymous public
@@ -29,20 +29,13 @@ const reader = (init: RequestInit = {}) => ({
 });
 const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, reader(init));
 
-function query<T>(sql: string, ...params: unknown[]): T {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
-  try {
-    return sqlite.prepare(sql).get(...params) as T;
-  } finally {
-    sqlite.close();
-  }
-}
+const query = <T>(text: string, ...params: unknown[]) => rowOf<T>(dataDir, text, ...params);
 
 const today = () => new Date().toISOString().slice(0, 10);
 /** The article's running total and today's page_views counter of a path. */
-function views(path = `/article/${article.slug}`) {
-  const total = query<{ views: number }>("select views from articles where id = ?", article.id).views;
-  const daily = query<{ views: number } | undefined>("select views from page_views where day = ? and path = ?", today(), path)?.views ?? 0;
+async function views(path = `/article/${article.slug}`) {
+  const total = (await query<{ views: number }>("select views from articles where id = ?", article.id)).views;
+  const daily = (await query<{ views: number } | undefined>("select views from page_views where day = ? and path = ?", today(), path))?.views ?? 0;
   return { total, daily };
 }
 
@@ -103,7 +96,7 @@ const nonceOf = (res: Response) => res.headers.get("content-security-policy")!.m
 describe("page cache and view counting (production server)", () => {
   beforeAll(async () => {
     server = await startServer({ dataDir });
-    article = query("select id, slug from articles where status = 'published' order by published_at desc limit 1");
+    article = await query("select id, slug from articles where status = 'published' order by published_at desc limit 1");
     cookie = await signIn();
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
@@ -223,9 +216,9 @@ describe("page cache and view counting (production server)", () => {
         n,
       );
     // Both well outside the newest five that every category page shows in its "latest" column.
-    const edited = older(10);
-    const unrelated = older(12, edited.category);
-    const target = query<{ id: string; slug: string }>("select id, slug from categories where slug not in (?, ?) limit 1", edited.category, unrelated.category);
+    const edited = await older(10);
+    const unrelated = await older(12, edited.category);
+    const target = await query<{ id: string; slug: string }>("select id, slug from categories where slug not in (?, ?) limit 1", edited.category, unrelated.category);
     const pages = {
       edited: `/article/${edited.slug}`,
       editedById: `/article/${edited.id}`,
@@ -300,7 +293,7 @@ describe("page cache and view counting (production server)", () => {
 
   it("counts each article page served to a reader once, cache hits and client navigations included", async () => {
     await settled();
-    const before = views();
+    const before = await views();
     const page = `/article/${article.slug}`;
     const results = [
       await get(page), // miss or hit
@@ -322,25 +315,25 @@ describe("page cache and view counting (production server)", () => {
     ];
     for (const res of await Promise.all(notCounted)) expect(res.status).toBe(200);
     await settled();
-    const after = views();
+    const after = await views();
     expect(after.total - before.total).toBe(4);
     expect(after.daily - before.daily).toBe(4);
   });
 
   it("counts the home and category pages on their paths, not the feeds or the API", async () => {
     await settled();
-    const home = views("/").daily;
+    const home = (await views("/")).daily;
     await get("/");
     await get("/_root.data");
     await get("/?utm_source=x");
     await get("/api/auth/me");
     await settled();
-    expect(views("/").daily - home).toBe(3);
+    expect((await views("/")).daily - home).toBe(3);
   });
 
   it("POST /api/analytics/track-view adds to the same batch; bots are answered but not counted", async () => {
     await settled();
-    const before = views();
+    const before = await views();
     const res = await trackView({ article_id: article.id, referrer: "ignored", views: 1000 });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ article_id: article.id, counted: true });
@@ -348,18 +341,18 @@ describe("page cache and view counting (production server)", () => {
     expect(bot.status).toBe(202);
     expect((await bot.json()).counted).toBe(false);
     await settled();
-    expect(views().total - before.total).toBe(1);
-    expect(views().daily - before.daily).toBe(1);
+    expect((await views()).total - before.total).toBe(1);
+    expect((await views()).daily - before.daily).toBe(1);
   });
 
   it("track-view refuses bad input with 404, 422, 400, 415 and 405, and counts nothing", async () => {
     await settled();
-    const before = views();
-    const pageViews = query<{ n: number }>("select sum(views) n from page_views").n;
+    const before = await views();
+    const pageViews = (await query<{ n: number }>("select sum(views) n from page_views")).n;
     const unknown = await trackView({ article_id: "00000000-0000-0000-0000-000000000000" });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ detail: "Article not found" });
-    const draft = query<{ id: string }>("select id from articles where status = 'draft' limit 1");
+    const draft = await query<{ id: string }>("select id from articles where status = 'draft' limit 1");
     expect((await trackView({ article_id: draft.id })).status).toBe(404);
     for (const body of [{}, { article_id: 42 }, { article_id: "  " }, { article_id: "x".repeat(201) }]) {
       const bad = await trackView(body);
@@ -370,18 +363,18 @@ describe("page cache and view counting (production server)", () => {
     expect((await trackView(JSON.stringify({ article_id: article.id }), { "Content-Type": "text/plain" })).status).toBe(415);
     expect((await get("/api/analytics/track-view")).status).toBe(405);
     await settled();
-    expect(views()).toEqual(before);
-    expect(query<{ n: number }>("select sum(views) n from page_views").n).toBe(pageViews);
+    expect(await views()).toEqual(before);
+    expect((await query<{ n: number }>("select sum(views) n from page_views")).n).toBe(pageViews);
   });
 
   it("writes the pending batch on SIGTERM before closing the database", async () => {
     await settled();
-    const before = views();
+    const before = await views();
     for (let i = 0; i < 5; i++) expect((await get(`/article/${article.slug}`)).status).toBe(200);
     // Well inside the one-second batch window.
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.output()).not.toContain("Page views lost");
-    expect(views().total - before.total).toBe(5);
+    expect((await views()).total - before.total).toBe(5);
 
     server = await startServer({ dataDir });
     const res = await fetch(`${server.url}/api/analytics/articles/${article.id}?days=1`, {

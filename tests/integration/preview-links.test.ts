@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowOf, rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 // Issue 15 (DESIGN §11) through the real production server: preview links show a draft to someone
@@ -23,14 +23,6 @@ const api = (who: string | null, method: string, path: string, body?: unknown) =
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-function sqlite<T>(fn: (db: SQLite.Database) => T): T {
-  const db = new SQLite(join(dataDir, "news.db"));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 async function draft(who: string, title: string) {
   const res = await api(who, "POST", "/api/articles/", { title, content: `Чернетка: ${title}`, category_id: category, status: "draft" });
@@ -69,7 +61,7 @@ describe("preview links (production server)", () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
     const token = pathOf(link.url).split("/").pop()!;
-    const stored = sqlite((db) => db.prepare("select token_hash from preview_links where article_id = ?").all(article.id)) as { token_hash: string }[];
+    const stored = await rowsOf<{ token_hash: string }>(dataDir, "select token_hash from preview_links where article_id = ?", article.id);
     expect(stored).toEqual([{ token_hash: createHash("sha256").update(token).digest("hex") }]);
 
     for (let i = 0; i < 2; i++) {
@@ -86,7 +78,7 @@ describe("preview links (production server)", () => {
       expect(html).toMatch(/<meta name="robots" content="noindex[^"]*"/);
     }
     await new Promise((r) => setTimeout(r, 1_600)); // the view counter writes once a second
-    expect(sqlite((db) => db.prepare("select views from articles where id = ?").get(article.id))).toEqual({ views: 0 });
+    expect(await rowOf(dataDir, "select views from articles where id = ?", article.id)).toEqual({ views: 0 });
   });
 
   it("a new link replaces the old one; revoking ends it (200); an unknown or malformed token is the same 404", async () => {
@@ -115,14 +107,14 @@ describe("preview links (production server)", () => {
     const article = await draft("editor", "Чернетка, що старіє");
     const link = await (await api("editor", "POST", `/api/articles/${article.id}/preview-link`)).json();
     expect((await anonymous(pathOf(link.url))).status).toBe(200);
-    sqlite((db) => db.prepare("update preview_links set expires_at = ? where article_id = ?").run(new Date(Date.now() - 1000).toISOString(), article.id));
+    await rowsOf(dataDir, "update preview_links set expires_at = ? where article_id = ?", new Date(Date.now() - 1000).toISOString(), article.id);
     expect((await anonymous(pathOf(link.url))).status).toBe(404);
 
     const other = await draft("editor", "Чернетка, яку видалять");
     const live = await (await api("editor", "POST", `/api/articles/${other.id}/preview-link`)).json();
     expect((await anonymous(pathOf(live.url))).status).toBe(200);
     expect((await api("editor", "DELETE", `/api/articles/${other.id}`)).status).toBe(204);
-    expect(sqlite((db) => db.prepare("select count(*) as n from preview_links where article_id = ?").get(other.id))).toEqual({ n: 0 });
+    expect(await rowOf(dataDir, "select count(*) as n from preview_links where article_id = ?", other.id)).toEqual({ n: 0 });
     expect((await anonymous(pathOf(live.url))).status).toBe(404);
   });
 
@@ -132,7 +124,7 @@ describe("preview links (production server)", () => {
     expect((await api("reporter", "POST", `/api/articles/${article.id}/preview-link`)).status).toBe(403);
     expect((await api("reporter", "POST", `/api/articles/${article.id}/preview-link`, { revoke: true })).status).toBe(403);
     expect((await api("editor", "POST", "/api/articles/no-such-article/preview-link")).status).toBe(404);
-    expect(sqlite((db) => db.prepare("select count(*) as n from preview_links where article_id = ?").get(article.id))).toEqual({ n: 0 });
+    expect(await rowOf(dataDir, "select count(*) as n from preview_links where article_id = ?", article.id)).toEqual({ n: 0 });
     const own = await draft("reporter", "Моя чернетка");
     expect((await api("reporter", "POST", `/api/articles/${own.id}/preview-link`)).status).toBe(200);
   });

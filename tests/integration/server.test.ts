@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withDatabaseOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 // The real production server in its own process, on its own temp DATA_DIR.
@@ -24,16 +25,12 @@ async function signIn(base: string) {
 }
 
 function counts() {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
-  const row = sqlite
-    .prepare(
-      `select (select count(*) from users) users, (select count(*) from categories) categories,
+  return withDatabaseOf(dataDir, async (db) => {
+    const result = await sql`select (select count(*) from users) users, (select count(*) from categories) categories,
               (select count(*) from articles) articles, (select count(*) from page_views) views,
-              (select count(*) from homepage_blocks) blocks, (select count(*) from articles_fts) fts`,
-    )
-    .get();
-  sqlite.close();
-  return row;
+              (select count(*) from homepage_blocks) blocks, (select count(*) from articles_fts) fts`.execute(db);
+    return result.rows[0];
+  });
 }
 
 describe("the production server", () => {
@@ -123,7 +120,7 @@ describe("the production server", () => {
 
   it("keeps users signed in across a restart and seeds nothing twice", async () => {
     const cookie = (await signIn(server.url)).split(";")[0];
-    const before = counts();
+    const before = await counts();
     expect(before).toMatchObject({ users: 3, categories: 8 });
     expect((before as any).articles).toBeGreaterThanOrEqual(24);
 
@@ -132,7 +129,7 @@ describe("the production server", () => {
     expect(server.output()).toContain("SIGTERM");
     server = await startServer({ dataDir, port: server.port });
 
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const res = await fetch(`${server.url}/admin/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(res.status).toBe(200);
   });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildMatchQuery, searchTerms } from "../../app/utils/search-query";
+import { searchTerms } from "../../app/utils/search-query";
+import { ftsExpression } from "../../db/sql/search";
+
+const buildMatchQuery = (input: string | null | undefined) => ftsExpression(searchTerms(input), { on: "sqlite" });
 
 describe("buildMatchQuery (public search → FTS5 MATCH)", () => {
   it("quotes each word and adds a prefix star", () => {
@@ -23,5 +26,13 @@ describe("buildMatchQuery (public search → FTS5 MATCH)", () => {
   it("caps the number and length of words", () => {
     expect(searchTerms("а б в г д е є ж з и")).toHaveLength(8);
     expect(searchTerms("я".repeat(500))[0]).toHaveLength(40);
+  });
+});
+
+describe("the same words for PostgreSQL's to_tsquery", () => {
+  it("makes each word a quoted prefix, all required, and weighs a column filter", () => {
+    expect(ftsExpression(searchTerms("Вакцини проти раку"), { on: "postgres" })).toBe("'вакцини':* & 'проти':* & 'раку':*");
+    expect(ftsExpression(searchTerms("космос"), { on: "postgres", column: "title" })).toBe("'космос':*A");
+    expect(ftsExpression(searchTerms("'); drop table articles;--"), { on: "postgres" })).toBe("'drop':* & 'table':* & 'articles':*");
   });
 });

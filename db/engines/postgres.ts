@@ -1,0 +1,182 @@
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import type { Database } from "../schema";
+import type { DB, EngineHandle, TransactionOptions } from "./types";
+
+// The second engine (DESIGN §13): PostgreSQL 15+ through Kysely's PostgresDialect and a `pg` pool.
+// Everything PostgreSQL-only about connections, types, transactions, busy errors and change
+// notifications lives here; the SQL that differs per engine is in db/sql/.
+
+/** The channel on which a process tells the others that cached settings may be stale. */
+const CHANGES_CHANNEL = "news_changes";
+
+export interface PostgresHandle extends EngineHandle {
+  engine: "postgres";
+  pool: pg.Pool;
+  url: string;
+}
+
+/**
+ * Values come back as the models expect them from SQLite: counts and sums as numbers (pg gives
+ * bigint and numeric as strings), `timestamptz` as ISO-8601 UTC text with milliseconds (the form
+ * SQLite stores and every model compares and formats).
+ */
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    if (oid === pg.types.builtins.TIMESTAMPTZ) return isoFromPostgres;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** `2026-11-25 14:22:57.123456+00` (the session runs in UTC) → `2026-11-25T14:22:57.123Z`. */
+export function isoFromPostgres(value: string): string {
+  return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")).toISOString();
+}
+
+/** A `postgres://` URL with its password replaced, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): PostgresHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    // Times in UTC whatever the server's default; a runaway statement ends after 30 s.
+    options: "-c TimeZone=UTC -c statement_timeout=30000",
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client that loses its server (a restart) emits here; without a listener the process dies.
+  pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const changes = listenForChanges(url);
+
+  return {
+    engine: "postgres",
+    url,
+    pool,
+    db,
+    transaction: (fn, options) => postgresTransaction(db, fn, options),
+    changeVersion: () => changes.version(),
+    async announceChange(executor: DB) {
+      await sql`select pg_notify(${CHANGES_CHANNEL}, '')`.execute(executor);
+    },
+    async probe() {
+      await Promise.race([
+        sql`select 1`.execute(db),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("PostgreSQL did not answer within 1 s")), 1000).unref()),
+      ]);
+    },
+    async analyze() {
+      await sql`analyze`.execute(db);
+    },
+    // Autovacuum keeps PostgreSQL's statistics; nothing to do on a timer.
+    async optimize() {},
+    async close() {
+      await changes.close();
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * One client per process LISTENs for change notifications. The version moves on each one, and
+ * also whenever the listener is (re)connecting, because notifications sent meanwhile are lost:
+ * caches then start afresh rather than trust what they hold.
+ */
+function listenForChanges(url: string) {
+  let version = 0;
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const connect = () => {
+    if (closed) return;
+    version++;
+    const next = new pg.Client({ connectionString: url, types });
+    next.on("notification", () => version++);
+    next.on("error", () => undefined);
+    next.on("end", () => {
+      if (client !== next || closed) return;
+      client = undefined;
+      version++;
+      retry = setTimeout(connect, 1000);
+      retry.unref();
+    });
+    client = next;
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${CHANGES_CHANNEL}`))
+      .then(() => {
+        // The connection must not keep the process alive on its own.
+        (next as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+        version++;
+      })
+      .catch(() => {
+        if (client === next) next.end().catch(() => undefined);
+      });
+  };
+  connect();
+  return {
+    version: () => version,
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
+}
+
+// A deadlock or a serialisation failure: the transaction lost a race and may simply run again.
+const RETRYABLE = new Set(["40001", "40P01"]);
+// Those, plus a lock or a connection slot not had in time, a statement past its timeout: the
+// database is busy (503, not 500).
+const BUSY = new Set([...RETRYABLE, "55P03", "53300", "57014"]);
+const ATTEMPTS = 3;
+
+/** A PostgreSQL error that means "busy, try again" rather than a bug. */
+export function isPostgresBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && BUSY.has(code);
+}
+
+/** The advisory lock every write transaction holds: one key for the whole site. */
+const WRITE_LOCK = 7_262_001;
+
+/**
+ * One writer at a time, as on SQLite (`BEGIN IMMEDIATE`), across every process and box: the
+ * transaction first takes a site-wide advisory lock, waiting at most 5 s (SQLite's busy timeout)
+ * before the route answers 503, and runs in READ COMMITTED, so each statement sees every write
+ * committed before the lock was had. A read-modify-write (the edit-conflict check, the
+ * scheduler's publish) therefore never interleaves with another. Serializable isolation was
+ * tried first: on small tables PostgreSQL's predicate locks made concurrent saves of different
+ * articles fail as serialisation conflicts (the fault and load tests saw 503s), which a newsroom
+ * would meet as "try again". A deadlock is still retried, twice.
+ */
+async function postgresTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>, { durable = true }: TransactionOptions = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = '5s'`.execute(trx);
+        await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(trx);
+        await sql`set local lock_timeout = 0`.execute(trx);
+        if (!durable) await sql`set local synchronous_commit = off`.execute(trx);
+        return fn(trx);
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= ATTEMPTS || typeof code !== "string" || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import { sql } from "kysely";
+import { openPostgres } from "../db/engines/postgres";
+import { openDatabase, type DB } from "../db/index";
+import { databaseUrlFor } from "./pg";
+
+// Tests that look into a running server's database: the folder's news.db on SQLite, or under
+// `npm run test:pg` the folder's own PostgreSQL database (tests/pg.ts). One connection, closed after.
+
+/** Runs fn against the database of the site in dataDir (or at `url`), then closes the connection. */
+export async function withDatabaseOf<T>(dataDir: string, fn: (db: DB) => Promise<T>, { url }: { url?: string } = {}): Promise<T> {
+  const databaseUrl = url ?? (await databaseUrlFor(dataDir));
+  const handle = databaseUrl ? openPostgres(databaseUrl, { max: 1 }) : openDatabase(join(dataDir, "news.db"));
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** "ok" when the database is whole: SQLite's integrity_check, or on PostgreSQL every table readable. */
+export async function integrityOf(dataDir: string): Promise<string> {
+  const databaseUrl = await databaseUrlFor(dataDir);
+  if (!databaseUrl) {
+    const handle = openDatabase(join(dataDir, "news.db"));
+    try {
+      return handle.sqlite.pragma("integrity_check", { simple: true }) as string;
+    } finally {
+      await handle.close();
+    }
+  }
+  return withDatabaseOf(dataDir, async (db) => {
+    for (const table of await db.introspection.getTables()) await db.selectFrom(table.name as never).select((eb) => eb.fn.countAll().as("n")).execute();
+    return "ok";
+  });
+}
+
+/** True when the suite runs on PostgreSQL (`npm run test:pg`). */
+export const onPostgres = Boolean(process.env.PG_ADMIN_URL);
+
+/** The rows of one statement (`?` for each parameter, on either engine) against the site in dataDir. */
+export function rowsOf<T>(dataDir: string, text: string, ...params: unknown[]): Promise<T[]> {
+  const parts = text.split("?");
+  const statement = sql.join(
+    parts.map((part, i) => (i < params.length ? sql`${sql.raw(part)}${params[i]}` : sql.raw(part))),
+    sql``,
+  );
+  return withDatabaseOf(dataDir, async (db) => (await statement.execute(db)).rows as T[]);
+}
+
+/** The first row of one statement, like rowsOf. */
+export async function rowOf<T>(dataDir: string, text: string, ...params: unknown[]): Promise<T> {
+  return (await rowsOf<T>(dataDir, text, ...params))[0];
+}
