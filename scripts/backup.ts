@@ -41,9 +41,17 @@ async function dumpPostgres(url: string, target: string) {
   let counts: { articles: number; users: number };
   try {
     const site = await handle.db.introspection.getTables();
-    if (!site.some((t) => t.name === "articles")) throw new Error(`No site in the database ${redactedUrl(url)} (it has no articles table): is DATABASE_URL right?`);
+    if (!site.some((t) => t.name === "articles"))
+      throw new Error(`No site in the database ${redactedUrl(url)} (it has no articles table): is DATABASE_URL right?`);
     const count = async (table: "articles" | "users") =>
-      Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await handle.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     counts = { articles: await count("articles"), users: await count("users") };
   } finally {
     await handle.close();

@@ -16,7 +16,11 @@ const [which = "all", ...rest] = process.argv.slice(2);
 function binDir() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => Number(v) >= 15).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => Number(v) >= 15)
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions.length) return join(root, versions[0], "bin");
   return ""; // on PATH
 }
@@ -35,7 +39,8 @@ async function startCluster() {
   const bin = binDir();
   const tool = (name) => (bin ? join(bin, name) : name);
   const asRoot = process.getuid?.() === 0;
-  const run = (args) => (asRoot ? execFileSync("runuser", ["-u", "postgres", "--", ...args], { stdio: "pipe" }) : execFileSync(args[0], args.slice(1), { stdio: "pipe" }));
+  const run = (args) =>
+    asRoot ? execFileSync("runuser", ["-u", "postgres", "--", ...args], { stdio: "pipe" }) : execFileSync(args[0], args.slice(1), { stdio: "pipe" });
   const dir = mkdtempSync(join(tmpdir(), "news-pg-"));
   chmodSync(dir, 0o777);
   if (asRoot) execFileSync("chown", ["postgres", dir]);

@@ -30,7 +30,11 @@ export async function integrityOf(dataDir: string): Promise<string> {
     }
   }
   return withDatabaseOf(dataDir, async (db) => {
-    for (const table of await db.introspection.getTables()) await db.selectFrom(table.name as never).select((eb) => eb.fn.countAll().as("n")).execute();
+    for (const table of await db.introspection.getTables())
+      await db
+        .selectFrom(table.name as never)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .execute();
     return "ok";
   });
 }

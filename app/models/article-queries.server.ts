@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import { db, type DB } from "../../db/index";
+import type { Database } from "../../db/schema";
 import { jsonArrayFrom } from "../../db/sql/json";
 import { ftsMatch } from "../../db/sql/search";
 import { ukOrder, unindexed } from "../../db/sql/text";
-import type { Database } from "../../db/schema";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { searchTerms } from "../utils/search-query";
 
@@ -174,7 +174,9 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
   // SQLite from driving the query by the status index or by the (possibly huge) match list and
   // sorting it all. Measured by tests/bench/newsroom-list.ts.
   const rowsQuery = articleRows()
-    .$if(Boolean(status), (q) => q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.status"))} = ${status}` : sql<boolean>`articles.status = ${status}`))
+    .$if(Boolean(status), (q) =>
+      q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.status"))} = ${status}` : sql<boolean>`articles.status = ${status}`),
+    )
     .$if(Boolean(categoryId), (q) =>
       q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.category_id"))} = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
     )

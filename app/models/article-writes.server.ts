@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
-import { jsonArrayRows } from "../../db/sql/json";
 import type { User } from "../../db/schema";
+import { jsonArrayRows } from "../../db/sql/json";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";

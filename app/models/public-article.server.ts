@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
-import { ftsMatch, ftsRank } from "../../db/sql/search";
 import type { BlockId } from "../../db/schema";
+import { ftsMatch, ftsRank } from "../../db/sql/search";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";

@@ -71,7 +71,16 @@ function startJobs(): void {
   stopJobs();
   const pruneLogged = () => prune().catch((error) => console.error(`Pruning sessions and sign-in attempts failed: ${(error as Error)?.message ?? error}`));
   void pruneLogged();
-  jobs = [setInterval(() => void getHandle().optimize().catch(() => undefined), OPTIMIZE_EVERY_MS), setInterval(pruneLogged, PRUNE_EVERY_MS)];
+  jobs = [
+    setInterval(
+      () =>
+        void getHandle()
+          .optimize()
+          .catch(() => undefined),
+      OPTIMIZE_EVERY_MS,
+    ),
+    setInterval(pruneLogged, PRUNE_EVERY_MS),
+  ];
   for (const job of jobs) job.unref();
   startScheduler();
 }

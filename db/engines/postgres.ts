@@ -80,7 +80,7 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
       await sql`analyze`.execute(db);
     },
     // Autovacuum keeps PostgreSQL's statistics; nothing to do on a timer.
-    async optimize() {},
+    optimize: () => Promise.resolve(),
     async close() {
       await changes.close();
       await db.destroy();

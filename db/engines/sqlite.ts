@@ -96,7 +96,9 @@ async function sqliteTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>, { durab
 /** SQLITE_BUSY / SQLITE_LOCKED (and their extended codes): another writer held the lock too long. */
 export function isSqliteBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"));
+  return (
+    typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_") || code === "SQLITE_LOCKED" || code.startsWith("SQLITE_LOCKED_"))
+  );
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -19,9 +19,7 @@ export function contains(expression: Expression<string | null>, needle: string):
 /** `expression` contains `needle` whatever the case of either, Cyrillic included. */
 export function containsFolded(expression: Expression<string | null>, needle: string): RawBuilder<boolean> {
   const folded = needle.toLowerCase();
-  return engine() === "postgres"
-    ? sql<boolean>`strpos(lower(${expression}), ${folded}) > 0`
-    : sql<boolean>`instr(unicode_lower(${expression}), ${folded}) > 0`;
+  return engine() === "postgres" ? sql<boolean>`strpos(lower(${expression}), ${folded}) > 0` : sql<boolean>`instr(unicode_lower(${expression}), ${folded}) > 0`;
 }
 
 /**

@@ -30,7 +30,9 @@ export async function createCategory(slug: string, name: string): Promise<string
 export async function createPublishedArticle(o: SeedOptions): Promise<string> {
   const id = randomUUID();
   await withServerDatabase(async (db) => {
-    const category = o.categorySlug ? ((await db.selectFrom("categories").select("id").where("slug", "=", o.categorySlug).executeTakeFirst())?.id ?? null) : null;
+    const category = o.categorySlug
+      ? ((await db.selectFrom("categories").select("id").where("slug", "=", o.categorySlug).executeTakeFirst())?.id ?? null)
+      : null;
     await db
       .insertInto("articles")
       .values({

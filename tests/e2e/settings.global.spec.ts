@@ -4,7 +4,13 @@ import { withServerDatabase } from "./public-data";
 /** Minutes between creation and expiry of the newest bearer session, read from the server's database. */
 async function newestBearerLifetime(): Promise<number> {
   const row = await withServerDatabase((db) =>
-    db.selectFrom("sessions").select(["created_at", "expires_at"]).where("kind", "=", "bearer").orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("sessions")
+      .select(["created_at", "expires_at"])
+      .where("kind", "=", "bearer")
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow(),
   );
   return Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 60_000);
 }

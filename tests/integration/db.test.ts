@@ -65,24 +65,27 @@ describe("database", () => {
     expect(count.n).toBe(0);
   });
 
-  it.skipIf(onPostgres)("a transaction that need not wait for the disk commits with synchronous NORMAL, and FULL is back after it (also after a rollback)", async () => {
-    const sqlite = getSqlite();
-    const level = (trx: Parameters<Parameters<typeof writeTransaction>[0]>[0]) =>
-      sql<{ synchronous: number }>`pragma synchronous`.execute(trx).then((r) => r.rows[0].synchronous);
-    expect(await writeTransaction(level, { durable: false })).toBe(1);
-    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
-    expect(await writeTransaction(level)).toBe(2);
-    await expect(
-      writeTransaction(
-        async (trx) => {
-          expect(await level(trx)).toBe(1);
-          throw new Error("no");
-        },
-        { durable: false },
-      ),
-    ).rejects.toThrow("no");
-    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
-  });
+  it.skipIf(onPostgres)(
+    "a transaction that need not wait for the disk commits with synchronous NORMAL, and FULL is back after it (also after a rollback)",
+    async () => {
+      const sqlite = getSqlite();
+      const level = (trx: Parameters<Parameters<typeof writeTransaction>[0]>[0]) =>
+        sql<{ synchronous: number }>`pragma synchronous`.execute(trx).then((r) => r.rows[0].synchronous);
+      expect(await writeTransaction(level, { durable: false })).toBe(1);
+      expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+      expect(await writeTransaction(level)).toBe(2);
+      await expect(
+        writeTransaction(
+          async (trx) => {
+            expect(await level(trx)).toBe(1);
+            throw new Error("no");
+          },
+          { durable: false },
+        ),
+      ).rejects.toThrow("no");
+      expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+    },
+  );
 
   it("enforces foreign keys", async () => {
     const { db } = getHandle();
@@ -93,7 +96,9 @@ describe("database", () => {
 
   it.runIf(onPostgres)("PostgreSQL: times are timestamptz read back as ISO UTC text, counts as numbers, commits without the disk only when asked", async () => {
     const { db } = getHandle();
-    const types = await sql<{ data_type: string }>`select data_type from information_schema.columns where table_name = 'articles' and column_name = 'published_at'`.execute(db);
+    const types = await sql<{
+      data_type: string;
+    }>`select data_type from information_schema.columns where table_name = 'articles' and column_name = 'published_at'`.execute(db);
     expect(types.rows[0].data_type).toBe("timestamp with time zone");
     const at = "2026-03-01T10:20:30.456Z";
     const read = await sql<{ t: string; n: number }>`select cast(${at} as timestamptz) as t, count(*) as n from categories`.execute(db);
@@ -111,7 +116,11 @@ describe("database", () => {
       writeTransaction(async (trx) => {
         const row = await trx.selectFrom("settings").select("value").where("key", "=", "counter").executeTakeFirstOrThrow();
         await new Promise((r) => setTimeout(r, 5));
-        await trx.updateTable("settings").set({ value: String(Number(row.value) + 1) }).where("key", "=", "counter").execute();
+        await trx
+          .updateTable("settings")
+          .set({ value: String(Number(row.value) + 1) })
+          .where("key", "=", "counter")
+          .execute();
       });
     await Promise.all(Array.from({ length: 20 }, bump));
     expect((await db.selectFrom("settings").select("value").where("key", "=", "counter").executeTakeFirstOrThrow()).value).toBe("20");

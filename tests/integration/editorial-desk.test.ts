@@ -20,7 +20,8 @@ const form = {} as Record<Role, Staff>;
 let categoryId = "";
 let categorySlug = "";
 
-const row = (id: string) => rowOf<{ status: string; published_at: string | null; version: number }>(dataDir, "select status, published_at, version from articles where id = ?", id);
+const row = (id: string) =>
+  rowOf<{ status: string; published_at: string | null; version: number }>(dataDir, "select status, published_at, version from articles where id = ?", id);
 
 async function signInAll() {
   for (const role of ["reporter", "editor", "admin"] as const) {

@@ -117,7 +117,8 @@ describe("rate limits on write paths (server with the limits on, as in productio
 
   it("track-view has its own tighter limit and counts one view per address and article", async () => {
     const ids: string[] = [];
-    for (const i of [0, 1, 2]) ids.push((await query<{ id: string }>(dataDir, "select id from articles where status = 'published' order by published_at desc limit 1 offset ?", i)).id);
+    for (const i of [0, 1, 2])
+      ids.push((await query<{ id: string }>(dataDir, "select id from articles where status = 'published' order by published_at desc limit 1 offset ?", i)).id);
     const total = async () => (await query<{ n: number }>(dataDir, "select sum(views) n from articles")).n;
     const track = (ip: string, id: string) =>
       fetch(`${server.url}/api/analytics/track-view`, {
@@ -138,7 +139,7 @@ describe("rate limits on write paths (server with the limits on, as in productio
     // Another reader of the same article counts.
     expect(await (await track("198.51.100.8", ids[0])).json()).toMatchObject({ counted: true });
     await new Promise((r) => setTimeout(r, 1_600));
-    expect(await total() - before).toBe(3);
+    expect((await total()) - before).toBe(3);
   });
 });
 
@@ -276,7 +277,13 @@ describe("migrations", () => {
     // Nothing written: news.db byte for byte, or on PostgreSQL every migration and user as it was.
     const hash = async () =>
       onPostgres
-        ? JSON.stringify(await withDatabaseOf(dataDir, (db) => sql`select (select string_agg(name, ',' order by name) from kysely_migration) m, (select string_agg(id || updated_at, ',' order by id) from users) u`.execute(db)))
+        ? JSON.stringify(
+            await withDatabaseOf(dataDir, (db) =>
+              sql`select (select string_agg(name, ',' order by name) from kysely_migration) m, (select string_agg(id || updated_at, ',' order by id) from users) u`.execute(
+                db,
+              ),
+            ),
+          )
         : createHash("sha256").update(readFileSync(file)).digest("hex");
     const before = await hash();
 

@@ -218,7 +218,11 @@ describe("page cache and view counting (production server)", () => {
     // Both well outside the newest five that every category page shows in its "latest" column.
     const edited = await older(10);
     const unrelated = await older(12, edited.category);
-    const target = await query<{ id: string; slug: string }>("select id, slug from categories where slug not in (?, ?) limit 1", edited.category, unrelated.category);
+    const target = await query<{ id: string; slug: string }>(
+      "select id, slug from categories where slug not in (?, ?) limit 1",
+      edited.category,
+      unrelated.category,
+    );
     const pages = {
       edited: `/article/${edited.slug}`,
       editedById: `/article/${edited.id}`,

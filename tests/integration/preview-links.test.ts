@@ -23,7 +23,6 @@ const api = (who: string | null, method: string, path: string, body?: unknown) =
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-
 async function draft(who: string, title: string) {
   const res = await api(who, "POST", "/api/articles/", { title, content: `Чернетка: ${title}`, category_id: category, status: "draft" });
   expect(res.status).toBe(201);

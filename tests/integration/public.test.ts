@@ -192,6 +192,9 @@ describe("public site data", () => {
 
     expect(await (await request("/robots.txt")).text()).toContain("Allow: /\n");
     await saveSettings("seo", { robots: "noindex, nofollow", canonical_url: "https://nauka.example.org" });
+    // The build's copy of the settings cache hears of the save as another process would (on
+    // PostgreSQL by a notification, within milliseconds; DESIGN §13 allows 2 s).
+    await expect.poll(async () => (await request("/robots.txt")).text(), { timeout: 2_000 }).toContain("Disallow: /\n");
     const robots = await (await request("/robots.txt")).text();
     expect(robots).toContain("Disallow: /\n");
     expect(robots).toContain("Sitemap: https://nauka.example.org/sitemap.xml");
