@@ -45,6 +45,7 @@ async function startDatabase(): Promise<void> {
   const env = getEnv();
   // The database comes first: a folder we cannot write to stops here with a plain message.
   mkdirSync(join(dataDir(), "uploads"), { recursive: true });
+  await getHandle().ready();
   await migrateToLatest(db);
   await seedDatabase({
     demo: env.SEED_DEMO === "1",

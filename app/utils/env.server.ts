@@ -40,6 +40,13 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: whole(3000, 0, 65535),
   DATA_DIR: z.string().optional(),
+  // DESIGN §13: PostgreSQL instead of SQLite. Checked for shape here (the value is never echoed:
+  // it holds a password); db/index.ts reads it, and reaching the server is checked at start.
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || /^postgres(ql)?:\/\/[^/]+\/[^/?#]+/.test(value), { message: "must be postgres://user:password@host:port/database" }),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   SEED_DEMO: onOff("1"),
   ADMIN_USERNAME: z.string().optional(),
@@ -70,7 +77,9 @@ export function getEnv(): Env {
   if (cached && cached.DATA_DIR === dataDir()) return cached;
   const parsed = EnvSchema.safeParse(process.env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}=${JSON.stringify(process.env[String(i.path[0])] ?? "")}: ${i.message}`);
+    // Values that hold a secret are never printed.
+    const shown = (key: string) => (/SECRET|PASSWORD|DATABASE_URL/.test(key) ? "(hidden)" : JSON.stringify(process.env[key] ?? ""));
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new EnvError(`Invalid environment: ${problems.join("; ")}. Fix the variable (README, 'Configuration') and start again.`);
   }
   const env = parsed.data;

@@ -34,6 +34,28 @@ export function isoFromPostgres(value: string): string {
   return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00")).toISOString();
 }
 
+/** Why the site could not use the database at url, in one line for an operator (never the password). */
+export function connectionProblem(error: unknown, url: string): string {
+  const code = String((error as { code?: unknown } | null)?.code ?? "");
+  const where = redactedUrl(url);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // described below
+  }
+  const user = decodeURIComponent(parsed?.username ?? "");
+  const database = decodeURIComponent(parsed?.pathname.slice(1) ?? "");
+  if (["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ECONNRESET"].includes(code) || /timeout/i.test(String(error))) {
+    return `Cannot reach PostgreSQL at ${where} (${code || "timed out"}): is the server running, and are the host and port in DATABASE_URL right?`;
+  }
+  if (code === "28P01" || code === "28000")
+    return `PostgreSQL at ${where} refused the user "${user}" (wrong password, or no access to the database): check DATABASE_URL.`;
+  if (code === "3D000") return `PostgreSQL at ${where} has no database "${database}": create it (createdb ${database}) or fix DATABASE_URL.`;
+  const message = (error as Error)?.message ?? String(error);
+  return `PostgreSQL at ${where} could not be used: ${message.replaceAll(url, where)}`;
+}
+
 /** A `postgres://` URL with its password replaced, for messages and logs. */
 export function redactedUrl(url: string): string {
   try {
@@ -69,6 +91,16 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
     changeVersion: () => changes.version(),
     async announceChange(executor: DB) {
       await sql`select pg_notify(${CHANGES_CHANNEL}, '')`.execute(executor);
+    },
+    async ready() {
+      let version: number;
+      try {
+        const result = await sql<{ v: string }>`select current_setting('server_version_num') as v`.execute(db);
+        version = Number(result.rows[0].v);
+      } catch (error) {
+        throw new Error(connectionProblem(error, url));
+      }
+      if (version < 150000) throw new Error(`PostgreSQL 15 or newer is needed; ${redactedUrl(url)} runs ${Math.floor(version / 10000)}.`);
     },
     async probe() {
       await Promise.race([

@@ -44,6 +44,8 @@ export function openSqlite(file: string): SqliteHandle {
     transaction: (fn, options) => sqliteTransaction(db, fn, options),
     // One prepared statement: better-sqlite3's pragma() prepares anew on every call (0.04 ms).
     changeVersion: () => dataVersion.get() as number,
+    // Opening the file above already proved it (faults are told apart by server/start.ts).
+    ready: () => Promise.resolve(),
     async probe() {
       // Page 1 is read, not just `select 1` on the connection; a short busy timeout for this probe
       // only, so an outside process holding an exclusive lock gives a 503 within a second.

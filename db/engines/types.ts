@@ -25,6 +25,8 @@ export interface EngineHandle {
   changeVersion(): number;
   /** Tells every other process that cached settings may be stale (PostgreSQL NOTIFY; SQLite needs none). */
   announceChange?(executor: DB): Promise<void>;
+  /** At start: the server is reachable and fit, else an Error whose message is one plain line for an operator. */
+  ready(): Promise<void>;
   /** Throws when the database cannot be read now (the health check). */
   probe(): Promise<void>;
   /** Planner statistics after start-up; periodic upkeep. */

@@ -42,3 +42,37 @@ describe("a bad environment variable", () => {
     });
   }
 });
+
+// DESIGN §13: a DATABASE_URL that cannot be used stops the start with one line naming the
+// problem, and never the password.
+describe("a DATABASE_URL the site cannot use", () => {
+  const secret = "s3cret-pa55";
+  it("not a PostgreSQL URL: named, value hidden", async () => {
+    const result = await startWith({ DATABASE_URL: `mysql://news:${secret}@127.0.0.1/news` });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("DATABASE_URL=(hidden): must be postgres://user:password@host:port/database");
+    expect(result.stderr).not.toContain(secret);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("nothing listens at the address: one plain line, no password, no stack", async () => {
+    const port = await freePort();
+    const result = await startWith({ DATABASE_URL: `postgres://news:${secret}@127.0.0.1:${port}/news` });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(`Cannot reach PostgreSQL at postgres://news:***@127.0.0.1:${port}/news (ECONNREFUSED)`);
+    expect(result.stderr).not.toContain(secret);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stdout).not.toMatch(/Наука UA: http/);
+  });
+
+  it.runIf(Boolean(process.env.PG_ADMIN_URL))("a database that does not exist is named, with the command that makes it", async () => {
+    const admin = new URL(process.env.PG_ADMIN_URL!);
+    const missing = new URL(admin);
+    missing.pathname = "/no_such_database";
+    const noDb = await startWith({ DATABASE_URL: missing.toString() });
+    expect(noDb.code, noDb.stderr).toBe(1);
+    expect(noDb.stderr).toContain('has no database "no_such_database": create it (createdb no_such_database)');
+    expect(noDb.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
