@@ -23,6 +23,11 @@ export function dataDir(): string {
   return resolve(process.env.DATA_DIR || "./data");
 }
 
+/** Where media files live: UPLOADS_DIR (a shared mount when several boxes serve one site), or DATA_DIR/uploads. */
+export function uploadsDir(): string {
+  return process.env.UPLOADS_DIR?.trim() ? resolve(process.env.UPLOADS_DIR.trim()) : join(dataDir(), "uploads");
+}
+
 /** DATABASE_URL when set (PostgreSQL), else undefined (SQLite in DATA_DIR). */
 export function databaseUrl(): string | undefined {
   return process.env.DATABASE_URL?.trim() || undefined;

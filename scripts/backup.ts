@@ -19,10 +19,11 @@ export async function backup({ dataDir, target, databaseUrl }: { dataDir: string
   if (readdirSync(target).length) throw new Error(`${target} is not empty: choose a new folder for each backup.`);
   chmodSync(target, 0o700);
   const counts = databaseUrl ? await dumpPostgres(databaseUrl, target) : await copySqlite(source, target);
-  for (const name of ["uploads", "session-secret"]) {
-    const from = join(dataDir, name);
-    if (existsSync(from)) cpSync(from, join(target, name), { recursive: true });
-  }
+  // Media from UPLOADS_DIR when it is set (a shared mount), as the site reads them.
+  const uploads = process.env.UPLOADS_DIR?.trim() ? resolve(process.env.UPLOADS_DIR.trim()) : join(dataDir, "uploads");
+  if (existsSync(uploads)) cpSync(uploads, join(target, "uploads"), { recursive: true });
+  const secret = join(dataDir, "session-secret");
+  if (existsSync(secret)) cpSync(secret, join(target, "session-secret"));
   ownerOnly(target);
   return { target, ...counts };
 }

@@ -4,7 +4,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve, sep } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { dataDir, db, type DB } from "../../db/index";
+import { db, uploadsDir, type DB } from "../../db/index";
 import type { Media } from "../../db/schema";
 import { contains, containsFolded } from "../../db/sql/text";
 import { daysBefore } from "../utils/dates";
@@ -46,9 +46,7 @@ export interface MediaItem {
   alt: string | null;
 }
 
-export function uploadsDir(): string {
-  return join(dataDir(), "uploads");
-}
+export { uploadsDir };
 
 // ---------------------------------------------------------------------------------------------
 // Byte sniffing: the type comes from the file's first bytes, never from its name or the browser.

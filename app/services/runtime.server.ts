@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { closeDatabase, dataDir, db, engine, getHandle } from "../../db/index";
+import { closeDatabase, dataDir, db, engine, getHandle, uploadsDir } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
@@ -36,7 +36,7 @@ function config() {
     mode: env.NODE_ENV,
     trustProxy: env.TRUST_PROXY,
     logRequests: env.LOG_REQUESTS === "1",
-    uploads: join(dataDir(), "uploads"),
+    uploads: uploadsDir(),
   };
 }
 
@@ -44,7 +44,8 @@ function config() {
 async function startDatabase(): Promise<void> {
   const env = getEnv();
   // The database comes first: a folder we cannot write to stops here with a plain message.
-  mkdirSync(join(dataDir(), "uploads"), { recursive: true });
+  mkdirSync(dataDir(), { recursive: true });
+  mkdirSync(uploadsDir(), { recursive: true });
   await getHandle().ready();
   await migrateToLatest(db);
   await seedDatabase({

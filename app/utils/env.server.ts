@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: whole(3000, 0, 65535),
   DATA_DIR: z.string().optional(),
+  // DESIGN §13: media files elsewhere than DATA_DIR/uploads (read through uploadsDir(), db/index.ts).
+  UPLOADS_DIR: z.string().trim().optional(),
   // DESIGN §13: PostgreSQL instead of SQLite. Checked for shape here (the value is never echoed:
   // it holds a password); db/index.ts reads it, and reaching the server is checked at start.
   DATABASE_URL: z
