@@ -225,6 +225,15 @@ describe("6, 7. sign-in and sign-out doors", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("the sign-out door's answer asks the browser to drop what the site stored (the editor's unsaved text, issue 25)", async () => {
+    const cookie = await formSignIn("editor");
+    for (const path of ["/admin/logout", "/admin/logout.data"]) {
+      const res = await fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: server.url } });
+      expect(res.status, path).toBeLessThan(400);
+      expect(res.headers.get("clear-site-data"), path).toBe('"storage"');
+    }
+  });
+
   it("POST /api/auth/logout with the session cookie ends that cookie session", async () => {
     const cookie = await formSignIn("editor");
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { Cookie: cookie } })).status).toBe(200);
