@@ -128,12 +128,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
   if (intent === "bulk") return bulkAction(request, actor, form, back);
   const article = await getArticleById({ id });
-  if (!article) {
-    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
-    return formFailure({ formError: `${failed}: статтю не знайдено` }, 404);
-  }
+  const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
+  if (!article) return formFailure({ formError: `${failed}: статтю не знайдено` }, 404);
   // The confirmation names the article: only for who may read it (docs/decisions/019).
-  if (!canReadArticle(actor, article)) return formFailure({ formError: "Недостатньо прав для цієї статті" }, 403);
+  if (!canReadArticle(actor, article)) return formFailure({ formError: `${failed}: недостатньо прав для цієї статті` }, 403);
   if (form.get("confirmed") !== "1") {
     // Without JavaScript the confirmation is a step of its own (SPEC §8 'Confirmations').
     return { ok: true as const, confirm: { intent, id, title: article.title, back } };
@@ -151,7 +149,6 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
     return formFailure({ formError: `${failed}: ${error.message}` }, error.status);
   }
 }
