@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import type { Runtime } from "../app/services/runtime.server";
 import { createRequestHandler } from "./remix-handler";
-import { guardFormData, nosniff, refuseMalformedPath, screensTakeForms, trailingSlashRedirect } from "./request-guards";
+import { guardFormData, nosniff, refuseMalformedPath, requestTarget, screensTakeForms, trailingSlashRedirect } from "./request-guards";
 
 /**
  * The Express app for one Remix build, middleware in the order requests meet it (STYLE.md
@@ -27,6 +27,8 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
 
   // Every response, assets, media and /healthz included, is never content-sniffed.
   app.use(nosniff);
+  // A path from here on (an absolute-form target is served as its path; `OPTIONS *` is answered).
+  app.use(requestTarget(sendError));
   // One URL per page (never a Location off the site), and 400 for a path no browser sends.
   app.use(trailingSlashRedirect);
   app.use(refuseMalformedPath(sendError));

@@ -12,6 +12,35 @@ export function nosniff(_req: Request, res: Response, next: NextFunction) {
 }
 
 /**
+ * The request target as a path. HTTP/1.1 lets a request name its target in absolute form
+ * (`GET http://host/path`, RFC 9112 §3.2.2: a server must accept it) and lets `OPTIONS *` ask about
+ * the server as a whole (§3.2.4); everything after this guard (Express's `req.path`, the Remix URL
+ * built from `originalUrl`) expects a path, and both forms were a 500 (issue 25). An absolute
+ * target is served as its path and query (the site answers for PUBLIC_URL whatever authority the
+ * target names, as it does for `Host`); `OPTIONS *` answers 204 with what the server allows; any
+ * other target that is not a path (`*` with another method, `host:port`, a bare word) is a 400.
+ */
+export function requestTarget(refuse: Refuse) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.url.startsWith("/")) return next();
+    if (req.url === "*") {
+      if (req.method !== "OPTIONS") return refuse(req, res, 400, "Некоректна адреса сторінки");
+      return res.status(204).set({ Allow: "GET, HEAD, POST, PUT, DELETE, OPTIONS", "Cache-Control": "no-store" }).end();
+    }
+    let target: URL | undefined;
+    try {
+      target = new URL(req.url);
+    } catch {
+      target = undefined;
+    }
+    if (!target || (target.protocol !== "http:" && target.protocol !== "https:")) return refuse(req, res, 400, "Некоректна адреса сторінки");
+    // The raw path and query as sent (URL keeps their percent-encoding); the later guards judge them.
+    req.url = req.originalUrl = `${target.pathname}${target.search}`;
+    next();
+  };
+}
+
+/**
  * 400 for a path no browser sends: malformed percent-encoding (`%E0%A4%A`, `%ZZ`, overlong
  * `%c0%af`), control characters or a backslash, raw or encoded. Every route would otherwise meet
  * it first in a decoder that throws.

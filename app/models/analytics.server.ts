@@ -1,5 +1,8 @@
 import { db } from "../../db/index";
+import type { User } from "../../db/schema";
 import { utcDayBefore } from "../utils/dates";
+import { DomainError } from "../utils/errors";
+import { canReadArticle, readableFilter } from "./article-access.server";
 import { countArticles } from "./article-queries.server";
 
 // Figures for the dashboard, the analytics screen and GET /api/analytics/dashboard (SPEC §3
@@ -37,7 +40,14 @@ function fillDays(rows: { day: string; views: number | string | null }[], days: 
   });
 }
 
-export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 } = {}): Promise<DashboardStats> {
+/** The dashboard's figures; its list of recent articles holds only what `reader` may read (docs/decisions/019). */
+export async function getDashboardStats({
+  now = Date.now(),
+  top = 5,
+  recent = 5,
+  reader,
+}: { now?: number; top?: number; recent?: number; reader?: Pick<User, "id" | "role"> } = {}): Promise<DashboardStats> {
+  const readable = readableFilter(reader);
   const monthStart = utcDayBefore(now, 29);
   const weekStart = utcDayBefore(now, 6);
 
@@ -58,7 +68,13 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
       .orderBy("published_at", "desc")
       .limit(top)
       .execute(),
-    db.selectFrom("articles").select(["id", "title", "status", "published_at", "views"]).orderBy("created_at", "desc").limit(recent).execute(),
+    db
+      .selectFrom("articles")
+      .select(["id", "title", "status", "published_at", "views"])
+      .$if(Boolean(readable), (q) => q.where(readable!))
+      .orderBy("created_at", "desc")
+      .limit(recent)
+      .execute(),
   ]);
 
   const daily_views = fillDays(daily, 30, now);
@@ -79,10 +95,28 @@ export async function getDashboardStats({ now = Date.now(), top = 5, recent = 5 
   };
 }
 
-/** Daily views of one article over the last `days` days; undefined when there is no such article. */
-export async function getArticleAnalytics({ id, days = 30, now = Date.now() }: { id: string; days?: number; now?: number }) {
-  const article = await db.selectFrom("articles").select(["id", "title", "views", "published_at"]).where("id", "=", id).executeTakeFirst();
+/**
+ * Daily views of one article over the last `days` days; undefined when there is no such article,
+ * a 403 DomainError for a reader who may not read it (docs/decisions/019).
+ */
+export async function getArticleAnalytics({
+  id,
+  days = 30,
+  now = Date.now(),
+  reader,
+}: {
+  id: string;
+  days?: number;
+  now?: number;
+  reader?: Pick<User, "id" | "role">;
+}) {
+  const article = await db
+    .selectFrom("articles")
+    .select(["id", "title", "views", "published_at", "author_id", "status"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!article) return undefined;
+  if (reader && !canReadArticle(reader, article)) throw new DomainError(403, "Недостатньо прав для цієї статті");
   const rows = await db
     .selectFrom("page_views")
     .select(["day", (eb) => eb.fn.sum<number>("views").as("views")])

@@ -1,11 +1,12 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import { db, type DB } from "../../db/index";
-import type { Database } from "../../db/schema";
+import type { Database, User } from "../../db/schema";
 import { jsonArrayFrom } from "../../db/sql/json";
 import { ftsMatch } from "../../db/sql/search";
 import { ukOrder, unindexed } from "../../db/sql/text";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { searchTerms } from "../utils/search-query";
+import { readableFilter } from "./article-access.server";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -162,13 +163,16 @@ export interface AdminListFilters {
   categoryId?: string;
   skip?: number;
   limit?: number;
+  /** Who is reading: a reporter sees only what they may read (article-access.server.ts). */
+  reader?: Pick<User, "id" | "role">;
 }
 
 /** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
-export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20, sort = "created", dir = "desc" }: AdminListFilters) {
+export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20, sort = "created", dir = "desc", reader }: AdminListFilters) {
   // The same words as the public search box (one tokeniser: app/utils/search-query.ts).
   const terms = searchTerms(search);
   const match = terms.length ? ftsMatch(terms) : undefined;
+  const readable = readableFilter(reader, { plain: Boolean(match) });
   // With a search, the page walks the created_at index newest first and keeps the rows whose
   // rowid the full-text index returned, stopping after `limit`: the unary `+` / `+ 0` keep
   // SQLite from driving the query by the status index or by the (possibly huge) match list and
@@ -180,14 +184,20 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
     .$if(Boolean(categoryId), (q) =>
       q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.category_id"))} = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
     )
-    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where ${match})`));
+    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where ${match})`))
+    .$if(Boolean(readable), (q) => q.where(readable!));
   const filters = sql.join(
-    [sql`1 = 1`, ...(status ? [sql`articles.status = ${status}`] : []), ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : [])],
+    [
+      sql`1 = 1`,
+      ...(status ? [sql`articles.status = ${status}`] : []),
+      ...(categoryId ? [sql`articles.category_id = ${categoryId}`] : []),
+      ...(readable ? [readable] : []),
+    ],
     sql` and `,
   );
   // A count of a search without other filters reads only the full-text index.
   const countQuery = match
-    ? status || categoryId
+    ? status || categoryId || readable
       ? // Walks the (covering) status or category index and tests each rowid against the match set.
         sql<{ n: number }>`select count(*) as n from articles
           where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where ${match})`

@@ -3,4 +3,5 @@
 // and their permission checks, in transactions) and article-cache.server.ts (which cached public
 // pages a write clears). public-article.server.ts holds the public site's reads.
 export { countPublished, getArticleById, listAdminArticles, listPublishedArticles, type ArticleView } from "./article-queries.server";
+export { canReadArticle } from "./article-access.server";
 export { bulkArticleAction, canEditArticle, createArticle, deleteArticle, insertArticle, setArticleStatus, updateArticle } from "./article-writes.server";

@@ -12,8 +12,8 @@ const TITLE = "Аналітика";
 export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return { stats: await getDashboardStats({ top: 10 }) };
+  const reader = await requireUser(request);
+  return { stats: await getDashboardStats({ top: 10, reader }) };
 }
 
 export default function Analytics() {

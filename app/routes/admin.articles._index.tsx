@@ -5,7 +5,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
-import { bulkArticleAction, canEditArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
+import { bulkArticleAction, canEditArticle, canReadArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { requireUser } from "~/services/auth.server";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -48,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dir: filters.dir,
       skip: (filters.page - 1) * PAGE_SIZE,
       limit: PAGE_SIZE,
+      // A reporter sees their own articles and the desk's published ones (docs/decisions/019).
+      reader: user,
     }),
     listCategories(),
     takeFlash(request),
@@ -126,10 +128,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
   if (intent === "bulk") return bulkAction(request, actor, form, back);
   const article = await getArticleById({ id });
-  if (!article) {
-    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
-    return formFailure({ formError: `${failed}: статтю не знайдено` }, 404);
-  }
+  const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
+  if (!article) return formFailure({ formError: `${failed}: статтю не знайдено` }, 404);
+  // The confirmation names the article: only for who may read it (docs/decisions/019).
+  if (!canReadArticle(actor, article)) return formFailure({ formError: `${failed}: недостатньо прав для цієї статті` }, 403);
   if (form.get("confirmed") !== "1") {
     // Without JavaScript the confirmation is a step of its own (SPEC §8 'Confirmations').
     return { ok: true as const, confirm: { intent, id, title: article.title, back } };
@@ -147,7 +149,6 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const failed = intent === "delete" ? "Failed to delete article" : "Failed to update article status";
     return formFailure({ formError: `${failed}: ${error.message}` }, error.status);
   }
 }

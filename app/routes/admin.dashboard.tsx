@@ -15,7 +15,7 @@ export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [stats, desk] = await Promise.all([getDashboardStats(), getDeskOverview()]);
+  const [stats, desk] = await Promise.all([getDashboardStats({ reader: user }), getDeskOverview()]);
   // The review queue is the desk's work: editors and admins see it (issue 14).
   return { stats, desk: { review: user.role === "reporter" ? null : desk.review, scheduled: desk.scheduled } };
 }

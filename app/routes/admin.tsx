@@ -2,12 +2,14 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
 import { requireUser } from "~/services/auth.server";
+import { clearLocalDrafts } from "~/utils/local-drafts";
 import { mayOpen } from "~/utils/roles";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return {
-    user: { username: user.username, name: user.name, email: user.email, role: user.role },
+    // The id keys the editor's unsaved-text copy in the browser to its author (app/utils/local-drafts.ts).
+    user: { id: user.id, username: user.username, name: user.name, email: user.email, role: user.role },
   };
 }
 
@@ -73,7 +75,8 @@ export default function AdminLayout() {
                 <Link to="/admin/profile" className="avatar-menu-link">
                   Мій профіль
                 </Link>
-                <Form method="post" action="/admin/logout">
+                {/* Signing out removes the editor's kept text from this browser (issue 25). */}
+                <Form method="post" action="/admin/logout" onSubmit={clearLocalDrafts}>
                   <button type="submit" className="button button-secondary">
                     Вийти
                   </button>

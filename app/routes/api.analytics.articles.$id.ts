@@ -9,10 +9,10 @@ const QuerySchema = z.object({ days: z.coerce.number().int("Ціле число 
 
 /** GET /api/analytics/articles/{id}?days=30 → daily views of one article. */
 export const loader = apiRoute(async ({ request, params }: LoaderFunctionArgs) => {
-  await requireUser(request);
+  const reader = await requireUser(request);
   const query = QuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiError(422, "Перевірте параметри запиту", { errors: fieldErrors(query.error) });
-  const analytics = await getArticleAnalytics({ id: params.id ?? "", days: query.data.days });
+  const analytics = await getArticleAnalytics({ id: params.id ?? "", days: query.data.days, reader });
   if (!analytics) return apiError(404, "Статтю не знайдено");
   return apiJson(analytics);
 });

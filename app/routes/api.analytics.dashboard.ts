@@ -5,8 +5,8 @@ import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/analytics/dashboard → SPEC §3 'Dashboard statistics' (any signed-in staff, DESIGN §5). */
 export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
-  await requireUser(request);
-  return apiJson(await getDashboardStats());
+  const reader = await requireUser(request);
+  return apiJson(await getDashboardStats({ reader }));
 });
 
 export const action = () => methodNotAllowed(["GET"]);

@@ -1,14 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteArticle, getArticleById, updateArticle } from "~/models/article.server";
+import { canReadArticle, deleteArticle, getArticleById, updateArticle } from "~/models/article.server";
 import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed, parseJsonBody } from "~/utils/http.server";
 import { ArticleInputSchema } from "~/utils/newsroom-rules";
 
-/** GET /api/articles/{id}: one article in any status, for staff (load for editing). */
+/**
+ * GET /api/articles/{id}: one article in any status, for staff who may read it (load for editing);
+ * a reporter reads another author's article only once it has passed the desk (docs/decisions/019).
+ */
 export const loader = apiRoute(async ({ request, params }: LoaderFunctionArgs) => {
-  await requireUser(request);
+  const reader = await requireUser(request);
   const article = await getArticleById({ id: params.id ?? "" });
   if (!article) return apiError(404, "Статтю не знайдено");
+  if (!canReadArticle(reader, article)) return apiError(403, "Недостатньо прав для цієї статті");
   return apiJson(article);
 });
 

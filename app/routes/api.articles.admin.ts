@@ -4,9 +4,12 @@ import { requireUser } from "~/services/auth.server";
 import { apiError, apiJson, apiRoute, listParams } from "~/utils/http.server";
 import { ARTICLE_STATUSES, type ArticleStatus } from "~/utils/newsroom-rules";
 
-/** GET /api/articles/admin?status&search&category_id&skip&limit → every status, for staff. */
+/**
+ * GET /api/articles/admin?status&search&category_id&skip&limit → every status, for staff; a
+ * reporter gets what they may read (docs/decisions/019).
+ */
 export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
-  await requireUser(request);
+  const reader = await requireUser(request);
   const { skip, limit } = listParams(request, 20);
   const params = new URL(request.url).searchParams;
   const status = params.get("status") || undefined;
@@ -19,6 +22,7 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
     categoryId: params.get("category_id") || undefined,
     skip,
     limit,
+    reader,
   });
   return apiJson({ data: articles, total, skip, limit });
 });

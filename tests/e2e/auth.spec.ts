@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { DEMO, expect, signIn, test, uniqueName } from "./fixtures";
 
 test.describe("sign-in (JavaScript on)", () => {
@@ -87,6 +88,62 @@ test.describe("sign-in (JavaScript on)", () => {
     await context.addCookies([before]);
     await page.goto("/admin/dashboard");
     await expect(page).toHaveURL(/\/admin\/login\?redirectTo=/);
+  });
+
+  // Issue 25 (SECURITY.md 'Staying up'): the editor keeps unsaved text in this browser for its
+  // author's next sign-in; signing out removes it, and it is never offered to someone else.
+  const keptDrafts = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("newsroom-draft:")));
+  const typeWithoutSaving = async (page: Page, title: string) => {
+    await page.goto("/admin/articles/new");
+    await page.getByRole("textbox", { name: "Заголовок", exact: true }).fill(title);
+    // Kept 500 ms after the last change (article-editor.tsx).
+    await expect.poll(() => keptDrafts(page)).not.toEqual([]);
+    // Leaving the dirty editor asks first; this test means to leave.
+    page.on("dialog", (dialog) => void dialog.accept());
+  };
+  const noOfferFor = async (page: Page, role: "reporter" | "admin") => {
+    await signIn(page, role);
+    await page.goto("/admin/articles/new");
+    await expect(page.getByRole("textbox", { name: "Заголовок", exact: true })).toBeEditable();
+    // The offer appears right after hydration when there is one; give it the same moment.
+    await page.waitForLoadState("networkidle");
+    await expect(page.getByRole("button", { name: "Відновити" })).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Заголовок", exact: true })).toHaveValue("");
+  };
+
+  test("signing out removes the unsaved text kept in this browser; the next user is not offered it", async ({ page }) => {
+    await signIn(page, "editor");
+    await typeWithoutSaving(page, "Чужий незбережений заголовок");
+    await page.getByLabel(/Меню користувача/).click();
+    await page.getByRole("button", { name: "Вийти" }).click();
+    await expect(page).toHaveURL("/admin/login");
+    expect(await keptDrafts(page)).toEqual([]);
+    await noOfferFor(page, "reporter");
+  });
+
+  test("the sign-out door clears the kept text by itself (a plain form post, as without JavaScript)", async ({ page }) => {
+    await signIn(page, "editor");
+    await typeWithoutSaving(page, "Ще один незбережений заголовок");
+    await page.getByLabel(/Меню користувача/).click();
+    // The browser's own submit: no script of the page runs, exactly what a browser without
+    // JavaScript sends; only the server's answer can clear the storage.
+    await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.querySelector('form[action="/admin/logout"]')));
+    await expect(page).toHaveURL("/admin/login");
+    expect(await keptDrafts(page)).toEqual([]);
+    await noOfferFor(page, "admin");
+  });
+
+  test("a session that ended without signing out keeps the text for its author only", async ({ page, context }) => {
+    await signIn(page, "editor");
+    await typeWithoutSaving(page, "Текст після завершеної сесії");
+    // The session ends without a sign-out (it expired): the cookie is simply gone.
+    await context.clearCookies();
+    await noOfferFor(page, "reporter");
+    await context.clearCookies();
+    await signIn(page, "editor");
+    await page.goto("/admin/articles/new");
+    await page.getByRole("button", { name: "Відновити" }).click();
+    await expect(page.getByRole("textbox", { name: "Заголовок", exact: true })).toHaveValue("Текст після завершеної сесії");
   });
 
   test("five failures lock the username for 15 minutes with a Ukrainian message", async ({ page }) => {

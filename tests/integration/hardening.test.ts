@@ -163,6 +163,37 @@ describe("5. malformed requests are 4xx, never 500", () => {
     expect(res.body).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 
+  // Issue 25: legal request targets that no browser sends to a server (RFC 9112 §3.2) were a 500.
+  it("an absolute-form target is served as its path, OPTIONS * is answered, other non-path targets are 400", async () => {
+    const slug = query<{ slug: string }>("select slug from articles where status = 'published' limit 1").slug;
+    const cases: [string, (status: number) => boolean][] = [
+      ["GET http://evil.example/ HTTP/1.1", (s) => s === 200],
+      ["GET http://evil.example HTTP/1.1", (s) => s === 200],
+      [`GET https://news.example/article/${slug} HTTP/1.1`, (s) => s === 200],
+      ["GET http://news.example/api/articles?limit=1 HTTP/1.1", (s) => s === 200],
+      ["HEAD http://evil.example/search?q=%D0%BA%D0%BE%D1%81%D0%BC%D0%BE%D1%81 HTTP/1.1", (s) => s === 200],
+      ["GET http://evil.example//evil.example/ HTTP/1.1", (s) => s >= 300 && s < 500],
+      ["GET http://evil.example/%E0%A4%A HTTP/1.1", (s) => s === 400],
+      ["GET http://evil.example/admin/ HTTP/1.1", (s) => s === 301],
+      ["OPTIONS * HTTP/1.1", (s) => s === 204],
+      ["GET * HTTP/1.1", (s) => s === 400],
+      ["POST * HTTP/1.1", (s) => s === 400],
+      ["GET ftp://evil.example/ HTTP/1.1", (s) => s === 400],
+      ["GET evil.example:443 HTTP/1.1", (s) => s === 400],
+    ];
+    const wrong: string[] = [];
+    for (const [line, ok] of cases) {
+      const res = await raw([line]);
+      if (!ok(res.status) || /\n\s+at .+:\d+:\d+/.test(res.body)) wrong.push(`${line}: ${res.status} ${res.body.slice(0, 80)}`);
+      if (res.headers.location && new URL(res.headers.location, "https://news.example/x/y").host !== "news.example")
+        wrong.push(`${line}: Location ${res.headers.location}`);
+    }
+    // The trailing-slash redirect of an absolute target keeps its path and query.
+    const slash = await raw(["GET http://evil.example/admin/?a=1 HTTP/1.1"]);
+    if (slash.headers.location !== "/admin?a=1") wrong.push(`trailing slash: Location ${slash.headers.location}`);
+    expect(wrong).toEqual([]);
+  });
+
   it("a form post through a proxy that rewrites Host signs in: the site decides by PUBLIC_URL", async () => {
     for (const host of [`127.0.0.1:${server.port}`, "localhost:3000", "upstream.internal"]) {
       const body = new URLSearchParams({ username: "editor", password: "editor123" }).toString();
@@ -192,6 +223,15 @@ describe("6, 7. sign-in and sign-out doors", () => {
     });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("the sign-out door's answer asks the browser to drop what the site stored (the editor's unsaved text, issue 25)", async () => {
+    const cookie = await formSignIn("editor");
+    for (const path of ["/admin/logout", "/admin/logout.data"]) {
+      const res = await fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: server.url } });
+      expect(res.status, path).toBeLessThan(400);
+      expect(res.headers.get("clear-site-data"), path).toBe('"storage"');
+    }
   });
 
   it("POST /api/auth/logout with the session cookie ends that cookie session", async () => {
@@ -533,8 +573,43 @@ describe("8. maintenance mode closes the public API too", () => {
       `/api/articles/slug/${slug}`,
       "/api/seo/sitemap.xml",
     ];
+    // Issue 25: the same reads under other spellings that reach the same routes: single fetch's
+    // `.data`, another case, percent-encoded letters, a trailing slash.
+    const publicApiAliases = [
+      "/api/articles.data",
+      "/api/homepage/public.data",
+      "/api/seo/sitemap.xml.data",
+      `/api/articles/slug/${slug}.data`,
+      "/api/Articles",
+      "/API/ARTICLES",
+      "/api/%61rticles",
+      "/api/homepage/Public",
+    ];
+    // Public pages' data: single fetch's `.data` and the older `?_data=` form.
+    const pageData = [
+      "/_root.data",
+      `/article/${slug}.data`,
+      "/search.data?q=%D0%BA%D0%BE%D1%81%D0%BC%D0%BE%D1%81",
+      "/category/technology.data",
+      "/?_data=routes%2F_public._index",
+      `/article/${slug}?_data=routes%2F_public.article.%24slug`,
+    ];
     expect((await settings(true)).status).toBe(200);
     try {
+      const open: string[] = [];
+      for (const path of [...publicApiAliases, ...pageData]) {
+        const res = await get(path);
+        if (res.status !== 503 || res.headers["retry-after"] !== "600") open.push(`${path}: ${res.status}`);
+        if (publicApiAliases.includes(path) && !res.body.includes(`"detail"`)) open.push(`${path}: not {detail}`);
+        const staff = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
+        if (staff.status !== 200) open.push(`staff ${path}: ${staff.status}`);
+      }
+      // Paths that look like the admin but resolve to a public page (dot segments, raw or encoded).
+      for (const path of [`/admin/../article/${slug}`, `/admin/%2e%2e/article/${slug}`, `/api/..%2F../article/${slug}`, "/admin/../_root.data"]) {
+        const res = await get(path);
+        if (res.status !== 503 && !(res.status >= 400 && res.status < 500)) open.push(`${path}: ${res.status}`);
+      }
+      expect(open).toEqual([]);
       for (const path of publicApi) {
         const res = await fetch(`${server.url}${path}`);
         expect(res.status, path).toBe(503);

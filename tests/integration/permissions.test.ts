@@ -325,3 +325,91 @@ describe("permissions (DESIGN §5): every route as every role", () => {
     expect(digest()).toBe(before);
   });
 });
+
+// Issue 25 (item 8), docs/decisions/019-what-reporters-read.md: one rule for every newsroom read.
+// A reporter reads their own articles in every status and another author's only once it has passed
+// the desk (published, scheduled, archived), never a colleague's draft or review item; editing
+// stays narrower (their own draft or review article). Each read below, as each staff role, against
+// an article of each kind.
+describe("what each role reads (docs/decisions/019): every read of an article, by status and author", () => {
+  type Kind = "others-draft" | "others-review" | "others-scheduled" | "others-archived" | "others-published" | "own-draft";
+  type Staff = Exclude<Role, "anonymous">;
+  const KINDS: Kind[] = ["others-draft", "others-review", "others-scheduled", "others-archived", "others-published", "own-draft"];
+  // [may read, may edit] for the reporter; editors and admins read and edit all.
+  const REPORTER: Record<Kind, { read: boolean; edit: boolean }> = {
+    "others-draft": { read: false, edit: false },
+    "others-review": { read: false, edit: false },
+    "others-scheduled": { read: true, edit: false },
+    "others-archived": { read: true, edit: false },
+    "others-published": { read: true, edit: false },
+    "own-draft": { read: true, edit: true },
+  };
+  const may = (role: Staff, kind: Kind, what: "read" | "edit") => role !== "reporter" || REPORTER[kind][what];
+  const word = `таємниця${Date.now().toString(36)}`;
+  const made: Record<Kind, { id: string; title: string; status: string }> = {} as never;
+
+  beforeAll(async () => {
+    const create = async (role: Staff, kind: Kind, status: string) => {
+      const title = `${word} ${kind}`;
+      const res = await send(role, "POST", "/api/articles/", { title, content: `Текст: ${kind}.`, category_id: ids.category, status });
+      expect(res.status, await res.clone().text()).toBe(201);
+      made[kind] = { id: (await res.json()).id, title, status };
+    };
+    await create("editor", "others-draft", "draft");
+    await create("editor", "others-review", "draft");
+    expect((await send("editor", "POST", `/api/articles/${made["others-review"].id}/submit`, { note: "на перевірку" })).status).toBe(200);
+    made["others-review"].status = "review";
+    await create("editor", "others-scheduled", "draft");
+    expect((await send("editor", "POST", `/api/articles/${made["others-scheduled"].id}/publish`, { publish_at: "2099-01-01T09:00:00+02:00" })).status).toBe(
+      200,
+    );
+    made["others-scheduled"].status = "scheduled";
+    await create("editor", "others-archived", "archived");
+    await create("editor", "others-published", "published");
+    await create("reporter", "own-draft", "draft");
+  });
+
+  const listed = async (role: Staff, path: string) => {
+    const res = await send(role, "GET", path);
+    expect(res.status, `${role} ${path}`).toBe(200);
+    const body = (await res.json()) as { data: { id: string }[]; total: number };
+    return { ids: new Set(body.data.map((a) => a.id)), total: body.total, length: body.data.length };
+  };
+
+  it.each(["reporter", "editor", "admin"] as const)("as %s: list, search, item, editor, preview link, analytics", async (role) => {
+    const wrong: string[] = [];
+    const expectSeen = (what: string, kind: Kind, seen: boolean) => {
+      if (seen !== may(role, kind, "read")) wrong.push(`${what}: ${kind} ${seen ? "shown" : "hidden"}`);
+    };
+    // The admin search (JSON): the rows and the total agree.
+    const search = await listed(role, `/api/articles/admin?search=${encodeURIComponent(word)}&limit=100`);
+    if (search.total !== search.length) wrong.push(`search total ${search.total} for ${search.length} rows`);
+    // The admin list, filtered by each article's status (JSON), and the screen with its search box.
+    const screen = await (await send(role, "GET", `/admin/articles?q=${encodeURIComponent(word)}`)).text();
+    const dashboard = (await (await send(role, "GET", "/api/analytics/dashboard")).json()) as { recent_articles: { id: string }[] };
+    for (const kind of KINDS) {
+      const { id, title, status } = made[kind];
+      expectSeen("GET /api/articles/admin?search", kind, search.ids.has(id));
+      const byStatus = await listed(role, `/api/articles/admin?status=${status}&limit=100`);
+      expectSeen(`GET /api/articles/admin?status=${status}`, kind, byStatus.ids.has(id));
+      expectSeen("/admin/articles?q", kind, screen.includes(title));
+      if (dashboard.recent_articles.some((a) => a.id === id) && !may(role, kind, "read")) wrong.push(`dashboard recent: ${kind} shown`);
+      // The item, and its views.
+      const item = await send(role, "GET", `/api/articles/${id}`);
+      if (item.status !== (may(role, kind, "read") ? 200 : 403)) wrong.push(`GET /api/articles/{id}: ${kind} ${item.status}`);
+      if (item.status === 403 && (await item.text()).includes(word)) wrong.push(`GET /api/articles/{id}: ${kind} 403 names the article`);
+      const views = await send(role, "GET", `/api/analytics/articles/${id}`);
+      if (views.status !== (may(role, kind, "read") ? 200 : 403)) wrong.push(`GET /api/analytics/articles/{id}: ${kind} ${views.status}`);
+      // The editor screen and the preview link: who may edit.
+      const editor = await send(role, "GET", `/admin/articles/edit/${id}`);
+      if (editor.status !== (may(role, kind, "edit") ? 200 : 403)) wrong.push(`/admin/articles/edit/{id}: ${kind} ${editor.status}`);
+      const link = await send(role, "POST", `/api/articles/${id}/preview-link`, {});
+      if (link.status !== (may(role, kind, "edit") ? 200 : 403)) wrong.push(`POST preview-link: ${kind} ${link.status}`);
+      // The article list's confirmation step names the article: only for who may read it.
+      const confirm = await send(role, "POST", "/admin/articles", { intent: "delete", id });
+      if (!may(role, kind, "read") && (confirm.status !== 403 || (await confirm.text()).includes(title)))
+        wrong.push(`/admin/articles delete confirmation: ${kind} ${confirm.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -1,9 +1,11 @@
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
+import type { loader as adminLoader } from "~/routes/admin";
 import type { EditorValues } from "~/services/article-form.server";
 import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
+import { localDraftKey } from "~/utils/local-drafts";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
@@ -74,7 +76,9 @@ export function ArticleEditor(props: EditorProps) {
 
   // SECURITY.md 'Sign-in and sessions': a session that expires mid-edit must not cost the text.
   // The browser keeps the unsaved values; after a successful save they are dropped.
-  const storageKey = `newsroom-draft:${draftKey}`;
+  // Keyed by the signed-in author: never offered to whoever signs in next (issue 25).
+  const admin = useRouteLoaderData<typeof adminLoader>("routes/admin");
+  const storageKey = localDraftKey(admin?.user.id ?? "", draftKey);
   const [localDraft, setLocalDraft] = useState<{ values: EditorValues; savedAt: number } | null>(null);
   useEffect(() => {
     try {
