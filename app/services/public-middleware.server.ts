@@ -221,11 +221,9 @@ class PublicPages {
       const generation = publicCacheGeneration();
       pending = this.build(key, kind)
         .then(async (built) => {
-          // A write during the render (in any process) may have changed what it read: such a page
-          // is not kept. A store that cannot take it (busy past its timeout) costs the reader nothing.
-          if (this.store && built.storable && publicCacheGeneration() === generation) {
-            await this.keep(key, built, generation).catch((error) => console.error(`Page store: ${key} not kept: ${(error as Error)?.message ?? error}`));
-          }
+          // A write during the render (in this process or another) may have changed what it read:
+          // such a page is not kept (put() checks again inside its transaction).
+          if (this.store && built.storable && publicCacheGeneration() === generation) await this.keep(key, built, generation);
           return built;
         })
         .finally(() => this.inflight.delete(key));
