@@ -78,7 +78,7 @@ describe("two processes started separately on one DATA_DIR", () => {
 
     const title = `Заплановано на двох ${Date.now().toString(36)}`;
     const id = await newDraft(staff2, categoryId, title);
-    const due = Date.now() + 4_000;
+    const due = Date.now() + 6_000;
     const scheduled = await apiSend(staff2, "POST", `/api/articles/${id}/publish`, { publish_at: new Date(due).toISOString() });
     expect(scheduled.status).toBe(200);
     expect(scheduled.json.status).toBe("scheduled");
