@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { createRequestHandler as createRemixRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -24,6 +25,14 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   // TRUST_PROXY takes what Express does: `true`/`false`, a hop count, or addresses/subnets/names
   // (`loopback`, `10.0.0.0/8, uniquelocal`).
   app.set("trust proxy", config.trustProxy);
+
+  // Tests of WORKERS=N see which process answered (tests/integration/workers.test.ts); never in production.
+  if (config.mode === "test") {
+    app.use((_req, res, next) => {
+      res.setHeader("X-Worker-Pid", String(process.pid));
+      next();
+    });
+  }
 
   // Every response, assets, media and /healthz included, is never content-sniffed.
   app.use(nosniff);
@@ -65,13 +74,17 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
     express.static(config.uploads, { immutable: true, maxAge: "1y", index: false, dotfiles: "deny", redirect: false }),
   );
 
-  // Request log: one JSON line per request, without query strings, cookies or tokens.
+  // Request log: one JSON line per request, without query strings, cookies or tokens; with
+  // WORKERS=N, the worker's pid too.
   if (config.logRequests) {
+    const worker = cluster.isWorker ? { pid: process.pid } : {};
     app.use((req, res, next) => {
       const start = process.hrtime.bigint();
       res.on("finish", () => {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        console.log(JSON.stringify({ t: new Date().toISOString(), method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }));
+        console.log(
+          JSON.stringify({ t: new Date().toISOString(), ...worker, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }),
+        );
       });
       next();
     });

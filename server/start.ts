@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statfsSync, statSync, watch } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
@@ -6,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import type { Runtime } from "../app/services/runtime.server";
 import { createApp } from "./app";
+import { superviseWorkers } from "./cluster";
 
 const BUILD_PATH = resolve("build/remix/index.js");
 
@@ -19,17 +21,33 @@ async function loadBuild(fresh = false): Promise<{ build: ServerBuild; runtime: 
   return { build, runtime, version: `${build.assets.version}.${server}` };
 }
 
-/** Starts the site: database, Express app, listening, dev rebuilds, graceful shutdown. */
+/**
+ * Starts the site: database, Express app, listening, dev rebuilds, graceful shutdown. With WORKERS=N
+ * (N > 1) this process is the cluster's primary (./cluster.ts): it forks N workers that each come
+ * through here again, as a single process would, and serve the same port (docs/decisions/020).
+ */
 export async function start(): Promise<void> {
+  const workers = cluster.isPrimary ? clusterSize() : undefined;
+  if (workers) return superviseWorkers({ workers });
   let where: string | undefined;
   try {
     let { build, runtime, version } = await loadBuild();
     where = runtime.dataDir();
-    const config = runtime.config();
-    await runtime.startDatabase();
-    runtime.startJobs();
+    // Processes sharing the data folder start one at a time (runtime.holdStartLock): the secret,
+    // migrations, the demo seed and pages.db's layout are made once, by the first.
+    const release = runtime.holdStartLock();
+    let app: RequestListener;
+    let config: ReturnType<Runtime["config"]>;
+    try {
+      config = runtime.config();
+      if (config.dev && cluster.isWorker) throw new Error("WORKERS is for `npm start`; `npm run dev` runs one process. Unset WORKERS and start again.");
+      await runtime.startDatabase();
+      runtime.startJobs();
+      app = createApp(build, runtime, version);
+    } finally {
+      release();
+    }
 
-    let app: RequestListener = createApp(build, runtime, version);
     const server = createServer((req, res) => app(req, res));
     await new Promise<void>((resolveListen, reject) => {
       server.once("error", reject);
@@ -38,7 +56,8 @@ export async function start(): Promise<void> {
         resolveListen();
       });
     });
-    console.log(`Наука UA: ${config.publicUrl} (data in ${where})`);
+    if (cluster.isPrimary) console.log(`Наука UA: ${config.publicUrl} (data in ${where})`);
+    else process.send?.({ ready: `Наука UA: ${config.publicUrl} (data in ${where}, ${config.workers} worker processes)` });
 
     if (config.dev) {
       broadcastDevReady(build);
@@ -63,7 +82,7 @@ export async function start(): Promise<void> {
     const shutdown = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      console.log(`${signal}: finishing requests in flight, then closing the database`);
+      console.log(`${signal}: ${cluster.isWorker ? `worker ${process.pid} ` : ""}finishing requests in flight, then closing the database`);
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       force.unref();
       server.close(async () => {
@@ -78,6 +97,17 @@ export async function start(): Promise<void> {
     console.error(startupFailure(error as NodeJS.ErrnoException, where));
     process.exit(1);
   }
+}
+
+/**
+ * How many workers the primary forks: the primary decides before it loads the app (which would cost
+ * it ~90 MB it never uses), from WORKERS as given. app/utils/env.server.ts stays the authority: a
+ * value it would refuse, or 1, takes the single-process path, whose env check then names it.
+ */
+function clusterSize(): number | undefined {
+  const raw = process.env.WORKERS?.trim();
+  const n = raw && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return n > 1 && n <= 64 ? n : undefined;
 }
 
 /**

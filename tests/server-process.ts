@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { databaseUrlFor } from "./pg";
 
@@ -81,4 +82,52 @@ export async function startServer({
       child.kill(signal);
     });
   return { url, port, child, output: () => log, stop };
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The worker process that answered (X-Worker-Pid: servers started with NODE_ENV=test only). */
+  pid: number;
+  text: string;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive), so that with WORKERS=N the cluster's
+ * round robin picks a worker for each; the body uncompressed, as text.
+ */
+export function request(
+  url: string,
+  path: string,
+  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${path}`, { method, agent: false, headers: { "accept-encoding": "identity", ...headers }, timeout: 20_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, headers: res.headers, pid: Number(res.headers["x-worker-pid"]), text: Buffer.concat(chunks).toString("utf8") }),
+      );
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer in 20 s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The pids of a WORKERS=n server's workers, once each has answered (started with NODE_ENV=test). */
+export async function workerPids(url: string, n: number, timeoutMs = 30_000): Promise<number[]> {
+  const pids = new Set<number>();
+  const deadline = Date.now() + timeoutMs;
+  while (pids.size < n) {
+    if (Date.now() > deadline) throw new Error(`only ${pids.size} of ${n} workers answered within ${timeoutMs} ms`);
+    try {
+      pids.add((await request(url, "/healthz")).pid);
+    } catch {
+      // a worker starting or stopping
+    }
+    if (pids.size < n) await new Promise((r) => setTimeout(r, 50));
+  }
+  return [...pids];
 }

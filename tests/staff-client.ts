@@ -1,6 +1,8 @@
 // Small HTTP clients for the fault and load tests (tests/integration/faults.test.ts, load.test.ts):
 // staff sign in through the JSON API (bearer token) or the admin sign-in form (session cookie),
 // then create, save and publish articles. Every request is bounded in time.
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { expect } from "vitest";
 
 export const REQUEST_TIMEOUT_MS = 20_000;
@@ -87,3 +89,108 @@ export async function formSend(
 }
 
 export const ARTICLE_TEXT = "Перший абзац тексту статті.\n\n## Підзаголовок\n\nДругий абзац із **виділенням** і [посиланням](https://example.org).";
+
+/** What writers were told was saved (startWriters). */
+export interface Acknowledged {
+  /** Created articles: id → title. */
+  created: Map<string, string>;
+  /**
+   * One article saved over and over: its last acknowledged title, and the title of the save in
+   * flight (which may or may not have landed when the process serving it was killed).
+   */
+  target: { id: string; title: string; inFlight: string };
+}
+
+/**
+ * Two writers creating articles (draft and published in turn, or `drafts` only) and one saving
+ * `acked.target` over and over, each acknowledgement (a 201 or 200 read in full) recorded in
+ * `acked`, until stop(); call stop() before killing the only process, and requests left without
+ * an answer are not acknowledged. With `keepGoing` a request without an answer (the process
+ * serving it was killed) is tried again, as another process answers. Anything else fails the test.
+ * The SIGKILL tests: tests/integration/faults.test.ts (one process), workers.test.ts (one of two).
+ */
+export function startWriters({
+  staff,
+  categoryId,
+  acked,
+  label,
+  keepGoing = false,
+  drafts = false,
+}: {
+  staff: Staff;
+  categoryId: string;
+  acked: Acknowledged;
+  label: string;
+  keepGoing?: boolean;
+  drafts?: boolean;
+}): { stop: () => Promise<void>; unanswered: () => number } {
+  let stopped = false;
+  let unanswered = 0;
+  // Runs one request; answers whether the writer goes on.
+  const attempt = async (send: () => Promise<{ status: number; json: any }>, ok: number, acknowledge: (json: any) => void) => {
+    let res: { status: number; json: any };
+    try {
+      res = await send();
+    } catch (error) {
+      if (stopped) return false;
+      if (!keepGoing) throw error;
+      unanswered++;
+      await new Promise((r) => setTimeout(r, 20));
+      return true;
+    }
+    if (res.status === ok) acknowledge(res.json);
+    else if (!stopped) throw new Error(`${label}: answered ${res.status}: ${JSON.stringify(res.json)}`);
+    return !stopped;
+  };
+  const creator = async (name: string) => {
+    for (let n = 0; ; n++) {
+      const title = `${label}-${name}-${n}`;
+      const body = { title, content: ARTICLE_TEXT, category_id: categoryId, status: drafts || n % 2 === 0 ? "draft" : "published" };
+      if (
+        !(await attempt(
+          () => apiSend(staff, "POST", "/api/articles/", body),
+          201,
+          (json) => acked.created.set(json.id, title),
+        ))
+      )
+        return;
+    }
+  };
+  const saver = async () => {
+    for (let n = 0; ; n++) {
+      const title = `${label}-збережено-${n}`;
+      acked.target.inFlight = title;
+      const body = { title, content: `${ARTICLE_TEXT}\n\n${n}`, category_id: categoryId };
+      if (
+        !(await attempt(
+          () => apiSend(staff, "PUT", `/api/articles/${acked.target.id}`, body),
+          200,
+          () => (acked.target.title = title),
+        ))
+      )
+        return;
+    }
+  };
+  const writers = Promise.all([creator("a"), creator("b"), saver()]);
+  return {
+    stop: async () => {
+      stopped = true;
+      await writers;
+    },
+    unanswered: () => unanswered,
+  };
+}
+
+/** The database file as the processes left it: intact, with every acknowledged write (read by another connection). */
+export function expectAcknowledgedWrites(dataDir: string, acked: Acknowledged): void {
+  const file = new Database(join(dataDir, "news.db"), { fileMustExist: true });
+  try {
+    expect(file.pragma("integrity_check", { simple: true })).toBe("ok");
+    const select = file.prepare("select title from articles where id = ?");
+    const missing = [...acked.created].filter(([id, title]) => (select.get(id) as { title: string } | undefined)?.title !== title);
+    expect(missing).toEqual([]);
+    expect([acked.target.title, acked.target.inFlight]).toContain((select.get(acked.target.id) as { title: string }).title);
+  } finally {
+    file.close();
+  }
+}

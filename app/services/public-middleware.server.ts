@@ -83,6 +83,7 @@ const PER_RESPONSE = new Set([
 // An hour, not ten minutes: in the 10,000-article bench the walk took 12 minutes (cold article
 // renders ~60 ms each), so the rotation after it re-rendered half the store while being measured.
 const MAX_AGE_MS = 60 * 60_000;
+const STALE_KICK_MS = 1_000;
 const TRACKING = /^(utm_\w*|fbclid|gclid)$/i;
 // Renders of public pages under way at once; the rest wait their turn. A render is CPU on the one
 // main thread, so more at once only interleave: 50 crawler connections rendering together held
@@ -166,6 +167,7 @@ class PublicPages {
   private readonly renders = pLimit(RENDERS_AT_ONCE);
   private refreshing = false;
   private stopped = false;
+  private staleKickAt = 0;
   /** The background re-render under way, awaited at shutdown before the store closes. */
   private running: Promise<void> = Promise.resolve();
 
@@ -219,8 +221,9 @@ class PublicPages {
       const generation = publicCacheGeneration();
       pending = this.build(key, kind)
         .then(async (built) => {
-          // A write during the render may have changed what it read: such a page is not kept.
-          if (this.store && built.storable && publicCacheGeneration() === generation) await this.keep(key, built);
+          // A write during the render (in this process or another) may have changed what it read:
+          // such a page is not kept (put() checks again inside its transaction).
+          if (this.store && built.storable && publicCacheGeneration() === generation) await this.keep(key, built, generation);
           return built;
         })
         .finally(() => this.inflight.delete(key));
@@ -229,8 +232,7 @@ class PublicPages {
     return pending;
   }
 
-  private async keep(key: string, built: Built): Promise<void> {
-    const generation = publicCacheGeneration();
+  private async keep(key: string, built: Built, generation: number): Promise<void> {
     const [gz, br] = await Promise.all([
       gzipAsync(built.body, { level: 9 }),
       // Quality 5: on a 45 KB article 1 ms and 10.0 KB, against 11 ms and 9.8 KB at quality 9 (and
@@ -243,6 +245,7 @@ class PublicPages {
     if (publicCacheGeneration() !== generation) return;
     // Brotli where it pays: kept only when clearly smaller than gzip.
     const keepBr = br.length < gz.length * 0.95 ? br : null;
+    // put() stores it only if no invalidation came meanwhile (generation), checked in its transaction.
     this.store!.put({
       key,
       status: built.status,
@@ -254,22 +257,27 @@ class PublicPages {
       tags: built.tags,
       size: gz.length + (keepBr?.length ?? 0) + built.body.length + 200,
       stale: false,
+      generation,
     });
   }
 
-  /** Sends a stored page as stored: headers, the encoding the client takes, or a 304. */
-  sendStored(req: Request, res: Response, page: StoredPage, next: (error: unknown) => void): void {
-    const xCache = page.stale ? "STALE" : "HIT";
+  /**
+   * Sends a stored page as stored: headers, the encoding the client takes, or a 304. Answers false
+   * (nothing sent) when its body is gone: another process replaced or removed the page meanwhile.
+   */
+  sendStored(req: Request, res: Response, page: StoredPage): boolean {
+    const revalidated = notModified(req, page.etag);
+    const encoding = negotiate(req.headers["accept-encoding"], page.hasBr);
+    const body = revalidated ? undefined : this.store!.body(page, encoding);
+    if (!revalidated && !body) return false;
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     res.setHeader("ETag", page.etag);
     res.setHeader("Vary", "Accept-Encoding");
-    res.setHeader("X-Cache", xCache);
-    if (notModified(req, page.etag)) return void this.send304(res);
-    const encoding = negotiate(req.headers["accept-encoding"], page.hasBr);
-    const body = this.store!.body(page, encoding);
-    if (body) return this.sendBody(req, res, body, encoding);
-    next(new Error(`page store: no ${encoding} body for ${page.key}`));
+    res.setHeader("X-Cache", page.stale ? "STALE" : "HIT");
+    if (!body) this.send304(res);
+    else this.sendBody(req, res, body, encoding);
+    return true;
   }
 
   private sendBody(req: Request, res: Response, body: Buffer, encoding: "br" | "gzip" | "identity"): void {
@@ -322,8 +330,9 @@ class PublicPages {
           // Shutdown came during the render: the store is about to close; the page stays stale.
           if (this.stopped) break;
           // A page that is no longer a 200 (gone, moved) is dropped; a write during the render
-          // leaves it stale and it comes round again.
+          // leaves it stale (unclaimed) and it comes round again.
           if (!built?.storable) store.remove(key);
+          else store.unclaim(key);
         } catch (error) {
           if (this.stopped) break;
           console.error(`Page store: re-rendering ${key} failed: ${(error as Error)?.message ?? error}`);
@@ -363,11 +372,17 @@ class PublicPages {
       const key = storeKey(req.originalUrl);
       const page = this.store?.get(key);
       if (page) {
-        if (!page.stale && Date.now() - page.storedAt > MAX_AGE_MS) {
+        const now = Date.now();
+        if (!page.stale && now - page.storedAt > MAX_AGE_MS) {
           this.store!.markStaleKey(key);
           this.kick();
+        } else if (page.stale && now - this.staleKickAt > STALE_KICK_MS) {
+          // Marked stale by another process (or left by one that ended): whichever process is free
+          // claims the re-render (PageStore.nextStale); at most one try a second from here.
+          this.staleKickAt = now;
+          this.kick();
         }
-        return this.sendStored(req, res, page, next);
+        if (this.sendStored(req, res, page)) return;
       }
       this.render(key, kind).then(
         (built) => {

@@ -1,5 +1,6 @@
-import { accessSync, constants, mkdirSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
+import SQLite from "better-sqlite3";
 import { closeDatabase, dataDir, db, engine, getHandle, uploadsDir } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
@@ -37,6 +38,39 @@ function config() {
     trustProxy: env.TRUST_PROXY,
     logRequests: env.LOG_REQUESTS === "1",
     uploads: uploadsDir(),
+    workers: env.WORKERS,
+  };
+}
+
+// How long a starting process waits for another one on the same data folder to finish its start
+// (a long migration included) before it gives up with a plain message.
+const START_LOCK_WAIT_MS = 5 * 60_000;
+
+/**
+ * Takes the data folder's start lock (an exclusive SQLite lock on DATA_DIR/start.lock) and answers
+ * its release. Processes sharing DATA_DIR (WORKERS=N, or several `npm start`s) start one at a time,
+ * so the session secret, migrations, the demo seed and pages.db's layout are each made once: Kysely's
+ * migrator takes no lock on SQLite. The operating system drops the lock of a process that dies.
+ */
+function holdStartLock(): () => void {
+  const file = join(dataDir(), "start.lock");
+  mkdirSync(dataDir(), { recursive: true });
+  closeSync(openSync(file, "a", 0o600));
+  chmodSync(file, 0o600);
+  const lock = new SQLite(file, { timeout: START_LOCK_WAIT_MS });
+  try {
+    lock.exec("BEGIN EXCLUSIVE");
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+    throw Object.assign(new Error(`another process on ${dataDir()} held its start lock (start.lock) for ${START_LOCK_WAIT_MS / 60_000} minutes`), {
+      code: "START_LOCKED",
+    });
+  }
+  return () => {
+    if (!lock.open) return;
+    lock.exec("COMMIT");
+    lock.close();
   };
 }
 
@@ -127,6 +161,7 @@ async function stop(): Promise<void> {
 export const runtime = {
   config,
   dataDir,
+  holdStartLock,
   startDatabase,
   startJobs,
   prune,

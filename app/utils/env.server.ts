@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   VIEW_REPEAT_MINUTES: z.coerce.number().min(0).max(1440).default(30),
   PAGE_CACHE: onOff("1"),
   PAGE_CACHE_MB: z.coerce.number().min(0).default(1024),
+  // Processes serving PORT on this box (node:cluster); 1 runs no cluster at all (docs/decisions/020).
+  WORKERS: whole(1, 1, 64),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };
@@ -100,7 +102,13 @@ function storedSecret(): string {
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dir, { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+  try {
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another process on this data folder made it first (docs/decisions/020): theirs is the secret.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readFileSync(file, "utf8").trim();
+    throw error;
+  }
   chmodSync(file, 0o600);
   return secret;
 }

@@ -24,7 +24,10 @@ export const CACHE_CONTROL = {
 
 interface State {
   store: PageStore | undefined;
-  /** Bumped by every invalidation: a render that started before one is not stored as fresh. */
+  /**
+   * Bumped by every invalidation in this process; with the store open, the store's own counter
+   * (shared by every process of the box, docs/decisions/020) is the one that counts.
+   */
   generation: number;
   /** Called after pages were marked stale (the background re-render). */
   onStale: (() => void) | undefined;
@@ -70,9 +73,7 @@ export function invalidatePublicCache(tags?: readonly string[], { remove }: { re
   state.generation++;
   const store = state.store;
   if (!store) return;
-  if (!tags) return store.removeTagged();
-  if (remove?.length) store.removeTagged(remove);
-  if (tags.length && store.markStale(tags) > 0) state.onStale?.();
+  if (store.invalidate({ tags, remove }) > 0) state.onStale?.();
 }
 
 /** What a cached public response shows, by its path (the tags invalidations name). */
@@ -116,7 +117,10 @@ export function cacheTagsFor(pathname: string): string[] {
   return [];
 }
 
-/** Changes whenever invalidatePublicCache() runs, so derived caches know to drop their entries. */
+/**
+ * Changes whenever invalidatePublicCache() runs, in this process or (with the page store open)
+ * any other on the box, so derived caches know to drop their entries.
+ */
 export function publicCacheGeneration(): number {
-  return state.generation;
+  return state.store ? state.store.generation() : state.generation;
 }

@@ -7,6 +7,8 @@ import SQLite from "better-sqlite3";
 // (`pages.db`), so they survive a restart and cost no JavaScript heap. A separate connection:
 // the store never takes the content database's write lock. Bounded by bytes, least recently used
 // out. This module knows nothing of HTTP or rendering: it keeps rows.
+// Every process on the box shares the file (WORKERS=N, docs/decisions/020): what must agree between
+// them lives in it (the `counters` table, the stale marks and re-render claims), never only here.
 
 // A small in-memory front of the most recently served pages (parsed headers and the bodies asked
 // for): a hot page costs no SQLite read and no JSON parse. Bounded by bytes; any change to the
@@ -49,6 +51,8 @@ export interface NewPage {
   tags: string[];
   size: number;
   stale: boolean;
+  /** Store only if no invalidation (by any process) came since this generation (PageStore.generation). */
+  generation?: number;
 }
 
 interface Row {
@@ -107,6 +111,12 @@ create table if not exists page_tags (
   primary key (tag, key)
 ) without rowid;
 create table if not exists meta (name text primary key, value text not null) without rowid;
+-- Shared by the processes of the box (docs/decisions/020): 'generation' counts invalidations (a
+-- render begun before one is not stored), 'changes' counts changes to what any key serves (a
+-- process empties its in-memory front when another made one), 'bytes' is the size of all pages.
+create table if not exists counters (name text primary key, n integer not null) without rowid;
+-- page_state.stale: 0 fresh, 1 stale, else the time (ms) a process claimed its re-render.
+create index if not exists page_state_claimed on page_state (stale) where stale > 1;
 `;
 
 /** Opens pages.db in the current layout; a file in another layout is removed first (a cache). */
@@ -126,15 +136,18 @@ function openFile(file: string): SQLite.Database {
 
 // What a page in the front costs besides its bodies (parsed headers, tags, the Map entry).
 const FRONT_OVERHEAD = 1_000;
+// A re-render claimed by a process that has not stored it within this long (it died) is free again.
+const CLAIM_MS = 60_000;
 
 export class PageStore {
   private readonly sqlite: SQLite.Database;
-  private bytes: number;
   /** Hits since the last flush: key → [last used, hits]; written in one transaction a second. */
   private touched = new Map<string, [number, number]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly statements;
   private front = new Map<string, StoredPage>();
+  /** The shared 'changes' counter when a front page was last read or checked against its row. */
+  private checked = new WeakMap<StoredPage, number>();
   private frontBytes = 0;
 
   constructor(
@@ -154,9 +167,12 @@ export class PageStore {
     this.sqlite.pragma("busy_timeout = 5000");
     this.sqlite.exec(SCHEMA);
     this.sqlite.prepare("insert or replace into meta (name, value) values ('format', ?)").run(FORMAT);
+    this.sqlite.exec(`insert or ignore into counters (name, n) values ('generation', 0), ('changes', 0);
+      insert or ignore into counters (name, n) select 'bytes', coalesce(sum(size), 0) from pages;`);
     const stored = this.sqlite.prepare("select value from meta where name = 'build'").pluck().get() as string | undefined;
     if (stored !== build) {
-      this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags;");
+      this.sqlite.exec(`delete from pages; delete from page_state; delete from page_tags;
+        update counters set n = 0 where name = 'bytes'; update counters set n = n + 1 where name in ('changes', 'generation');`);
       this.sqlite.prepare("insert or replace into meta (name, value) values ('build', ?)").run(build);
     }
     this.statements = {
@@ -164,9 +180,11 @@ export class PageStore {
         `select p.rowid, p.key, p.status, p.headers, p.etag, p.tags, p.size, p.has_br, p.stored_at, s.stale
          from pages p join page_state s on s.key = p.key where p.key = ?`,
       ),
-      gzip: this.sqlite.prepare("select gzip from pages where rowid = ? and key = ?").pluck(),
-      br: this.sqlite.prepare("select br from pages where rowid = ? and key = ?").pluck(),
-      identity: this.sqlite.prepare("select body from page_plain where id = ? and key = ?").pluck(),
+      // A body is read only while its row still holds the page get() answered (same ETag): another
+      // process may have replaced or removed it in between.
+      gzip: this.sqlite.prepare("select gzip from pages where rowid = ? and key = ? and etag = ?").pluck(),
+      br: this.sqlite.prepare("select br from pages where rowid = ? and key = ? and etag = ?").pluck(),
+      identity: this.sqlite.prepare("select pp.body from page_plain pp join pages p on p.rowid = pp.id where pp.id = ? and p.key = ? and p.etag = ?").pluck(),
       put: this.sqlite
         .prepare(
           `insert into pages (key, status, headers, etag, tags, size, has_br, stored_at, gzip, br)
@@ -191,17 +209,53 @@ export class PageStore {
       removeState: this.sqlite.prepare("delete from page_state where key = ?"),
       oldest: this.sqlite.prepare("select key from page_state order by last_used limit ?").pluck(),
       keysOfTag: this.sqlite.prepare("select key from page_tags where tag = ?").pluck(),
-      markStale: this.sqlite.prepare("update page_state set stale = 1 where key = ? and stale = 0"),
+      // A write marks a page stale again even while a re-render is claimed: that render read
+      // what the write changed and is not stored (generation), so the page must come round again.
+      markStale: this.sqlite.prepare("update page_state set stale = 1 where key = ? and stale <> 1"),
+      markOld: this.sqlite.prepare("update page_state set stale = 1 where key = ? and stale = 0"),
       nextStale: this.sqlite.prepare("select key from page_state where stale = 1 order by hits desc, last_used desc limit 1").pluck(),
-      total: this.sqlite.prepare("select coalesce(sum(size), 0) from pages").pluck(),
+      abandoned: this.sqlite.prepare("select key from page_state where stale > 1 and stale < ? limit 1").pluck(),
+      claim: this.sqlite.prepare("update page_state set stale = ? where key = ? and (stale = 1 or (stale > 1 and stale < ?))"),
+      unclaim: this.sqlite.prepare("update page_state set stale = 1 where key = ? and stale > 1"),
+      check: this.sqlite.prepare("select p.rowid, p.etag, p.stored_at, s.stale from pages p join page_state s on s.key = p.key where p.key = ?"),
+      counter: this.sqlite.prepare("select n from counters where name = ?").pluck(),
+      bump: this.sqlite.prepare("update counters set n = n + ? where name = ? returning n").pluck(),
       count: this.sqlite.prepare("select count(*) from pages").pluck(),
     };
-    this.bytes = this.statements.total.get() as number;
+  }
+
+  /** Invalidations so far, by any process: a render begun before another one is not stored. */
+  generation(): number {
+    return this.statements.counter.get("generation") as number;
+  }
+
+  /** Records a change to what a key serves, inside the write's transaction (see get()). */
+  private changed(): void {
+    this.statements.bump.run(1, "changes");
+  }
+
+  private addBytes(delta: number): number {
+    return this.statements.bump.get(delta, "bytes") as number;
   }
 
   /** The page stored under a key (its headers and metadata; bodies come from body()). */
   get(key: string): StoredPage | undefined {
+    // The front may hold what another process has since replaced, removed or marked stale: after
+    // any change to the store (the shared counter moved), a front page is checked against its row
+    // once (ETag, stale mark, time stored) before it is served; its bodies stay if it still holds.
+    const changes = this.statements.counter.get("changes") as number;
     let page = this.front.get(key);
+    if (page && this.checked.get(page) !== changes) {
+      const row = this.statements.check.get(key) as Pick<Row, "rowid" | "etag" | "stale" | "stored_at"> | undefined;
+      if (row && row.rowid === page.rowid && row.etag === page.etag) {
+        page.stale = row.stale !== 0;
+        page.storedAt = row.stored_at;
+        this.checked.set(page, changes);
+      } else {
+        this.forget(key);
+        page = undefined;
+      }
+    }
     if (page) {
       // Most recently used last in the Map's order.
       this.front.delete(key);
@@ -218,10 +272,11 @@ export class PageStore {
         tags: row.tags ? row.tags.split("\n") : [],
         size: row.size,
         hasBr: row.has_br === 1,
-        stale: row.stale === 1,
+        stale: row.stale !== 0,
         storedAt: row.stored_at,
       };
       this.remember(page);
+      this.checked.set(page, changes);
     }
     const entry = this.touched.get(key);
     if (entry) {
@@ -237,7 +292,7 @@ export class PageStore {
     if (encoding === "br" && !page.hasBr) return undefined;
     const kept = page[encoding];
     if (kept) return kept;
-    const body = this.statements[encoding].get(page.rowid, page.key) as Buffer | undefined;
+    const body = this.statements[encoding].get(page.rowid, page.key, page.etag) as Buffer | undefined;
     if (body) this.keepInFront(page, encoding, body);
     return body;
   }
@@ -288,60 +343,74 @@ export class PageStore {
     })();
   }
 
+  /** Stores a page (with `generation`, only if no invalidation came since: it may show what that write changed). */
   put(page: NewPage): void {
     const budget = this.maxBytes();
     // One page may not take more than an eighth of the budget (nor anything when the budget is 0).
     if (page.size > budget / 8) return;
     this.forget(page.key);
     const now = Date.now();
-    this.sqlite.transaction(() => {
-      const old = this.statements.sizeOf.get(page.key) as number | undefined;
-      const rowid = this.statements.put.get({
-        key: page.key,
-        status: page.status,
-        headers: JSON.stringify(page.headers),
-        gzip: page.gzip,
-        br: page.br,
-        etag: page.etag,
-        tags: page.tags.join("\n"),
-        size: page.size,
-        hasBr: page.br ? 1 : 0,
-        now,
-      }) as number;
-      this.statements.putPlain.run(rowid, page.key, page.identity);
-      this.statements.putState.run({ key: page.key, now, stale: page.stale ? 1 : 0 });
-      this.statements.deleteTags.run(page.key);
-      for (const tag of page.tags) this.statements.addTag.run(tag, page.key);
-      this.bytes += page.size - (old ?? 0);
-    })();
-    if (this.bytes > budget) this.evict(budget);
+    let bytes = 0;
+    // IMMEDIATE: a read then a write in a deferred transaction fails at once (SQLITE_BUSY) when
+    // another process wrote in between; this one waits for the lock instead.
+    this.sqlite
+      .transaction(() => {
+        if (page.generation !== undefined && this.generation() !== page.generation) return;
+        const old = this.statements.sizeOf.get(page.key) as number | undefined;
+        const rowid = this.statements.put.get({
+          key: page.key,
+          status: page.status,
+          headers: JSON.stringify(page.headers),
+          gzip: page.gzip,
+          br: page.br,
+          etag: page.etag,
+          tags: page.tags.join("\n"),
+          size: page.size,
+          hasBr: page.br ? 1 : 0,
+          now,
+        }) as number;
+        this.statements.putPlain.run(rowid, page.key, page.identity);
+        this.statements.putState.run({ key: page.key, now, stale: page.stale ? 1 : 0 });
+        this.statements.deleteTags.run(page.key);
+        for (const tag of page.tags) this.statements.addTag.run(tag, page.key);
+        bytes = this.addBytes(page.size - (old ?? 0));
+        this.changed();
+      })
+      .immediate();
+    if (bytes > budget) this.evict(budget);
   }
 
-  /** Least recently used out until the store is back under 90% of its budget. */
+  /** Least recently used out until the store (every process's pages) is back under 90% of its budget. */
   private evict(budget: number): void {
     this.flush();
-    this.sqlite.transaction(() => {
-      while (this.bytes > budget * 0.9) {
-        const keys = this.statements.oldest.all(64) as string[];
-        if (!keys.length) break;
-        for (const key of keys) {
-          this.removeKey(key);
-          if (this.bytes <= budget * 0.9) break;
+    this.sqlite
+      .transaction(() => {
+        let bytes = this.statements.counter.get("bytes") as number;
+        while (bytes > budget * 0.9) {
+          const keys = this.statements.oldest.all(64) as string[];
+          if (!keys.length) break;
+          for (const key of keys) {
+            bytes = this.removeKey(key);
+            if (bytes <= budget * 0.9) break;
+          }
         }
-      }
-    })();
+      })
+      .immediate();
   }
 
-  private removeKey(key: string): void {
+  /** Removes one page (inside a transaction); answers the store's size after. */
+  private removeKey(key: string): number {
     this.forget(key);
     const size = this.statements.remove.get(key) as number | undefined;
     this.statements.removeState.run(key);
     this.statements.deleteTags.run(key);
-    if (size !== undefined) this.bytes -= size;
+    if (size === undefined) return this.statements.counter.get("bytes") as number;
+    this.changed();
+    return this.addBytes(-size);
   }
 
   remove(key: string): void {
-    this.removeKey(key);
+    this.sqlite.transaction(() => void this.removeKey(key)).immediate();
   }
 
   /** The keys of every page carrying one of the tags, or of every page. */
@@ -352,43 +421,88 @@ export class PageStore {
     return [...keys];
   }
 
-  /** Marks pages stale (served until re-rendered); without tags, every page. Returns how many. */
-  markStale(tags?: readonly string[]): number {
-    this.clearFront();
-    if (!tags) return this.sqlite.prepare("update page_state set stale = 1 where stale = 0").run().changes;
+  /**
+   * An invalidation, in one transaction seen by every process: pages carrying a `remove` tag go at
+   * once, pages carrying a `tags` tag are marked stale (without `tags`, every page goes), and a
+   * render begun before it is not stored. Answers how many pages were marked stale.
+   */
+  invalidate({ tags, remove }: { tags?: readonly string[]; remove?: readonly string[] }): number {
     let n = 0;
-    this.sqlite.transaction(() => {
-      for (const key of this.keys(tags)) n += this.statements.markStale.run(key).changes;
-    })();
+    this.sqlite
+      .transaction(() => {
+        this.statements.bump.get(1, "generation");
+        if (!tags) return this.removeTagged();
+        if (remove?.length) this.removeTagged(remove);
+        if (tags.length) n = this.markStale(tags);
+      })
+      .immediate();
     return n;
   }
 
+  /** Marks pages stale (served until re-rendered); without tags, every page. Returns how many. */
+  markStale(tags?: readonly string[]): number {
+    let n = 0;
+    this.sqlite
+      .transaction(() => {
+        this.clearFront();
+        if (!tags) n = this.sqlite.prepare("update page_state set stale = 1 where stale <> 1").run().changes;
+        else for (const key of this.keys(tags)) n += this.statements.markStale.run(key).changes;
+        if (n) this.changed();
+      })
+      .immediate();
+    return n;
+  }
+
+  /** Marks a page stale that was served too long (never one already stale or being re-rendered). */
   markStaleKey(key: string): void {
     this.forget(key);
-    this.statements.markStale.run(key);
+    this.sqlite
+      .transaction(() => {
+        if (this.statements.markOld.run(key).changes) this.changed();
+      })
+      .immediate();
   }
 
   /** Removes the pages carrying one of the tags (without tags, every page) at once. */
   removeTagged(tags?: readonly string[]): void {
-    if (!tags) {
-      this.clearFront();
-      this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags;");
-      this.bytes = 0;
-      return;
-    }
-    this.sqlite.transaction(() => {
-      for (const key of this.keys(tags)) this.removeKey(key);
-    })();
+    this.sqlite
+      .transaction(() => {
+        if (!tags) {
+          this.clearFront();
+          this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags; update counters set n = 0 where name = 'bytes';");
+          this.changed();
+          return;
+        }
+        for (const key of this.keys(tags)) this.removeKey(key);
+      })
+      .immediate();
   }
 
-  /** The stale page to re-render first: the most read, then the most recently read. */
+  /**
+   * Claims the stale page to re-render first (the most read, then the most recently read), or one
+   * whose claim was abandoned: each stale page is re-rendered by one process of the box. The claim
+   * ends when the page is stored (fresh), marked stale again, or removed.
+   */
   nextStale(): string | undefined {
     this.flush();
-    return this.statements.nextStale.get() as string | undefined;
+    const now = Date.now();
+    for (let tries = 0; tries < 8; tries++) {
+      // Read first: claiming takes the write lock, finding nothing should not.
+      const key = (this.statements.nextStale.get() ?? this.statements.abandoned.get(now - CLAIM_MS)) as string | undefined;
+      if (!key) return undefined;
+      // Another process may claim it between the read and here: then try the next one.
+      if (this.statements.claim.run(now, key, now - CLAIM_MS).changes) return key;
+    }
+    return undefined;
+  }
+
+  /** Ends this process's claim on a page it re-rendered but did not store: it comes round again. */
+  unclaim(key: string): void {
+    this.statements.unclaim.run(key);
   }
 
   stats(): { bytes: number; pages: number } {
-    return { bytes: this.bytes, pages: this.statements.count.get() as number };
+    return { bytes: this.statements.counter.get("bytes") as number, pages: this.statements.count.get() as number };
   }
 
   close(): void {

@@ -6,7 +6,8 @@ import { getEnv, type Env } from "./env.server";
 // which honours X-Forwarded-For only from the proxies TRUST_PROXY names (server.ts), so a client
 // talking to the app directly cannot pick a new address per request. Sign-in is left to its own
 // lockout (app/models/login-attempt.server.ts: per username, and 100 failures an hour per address),
-// which answers 429 with Retry-After itself. Counters live in memory: one process (DESIGN §1).
+// which answers 429 with Retry-After itself. Counters live in memory, per process: with WORKERS=N
+// the effective limit is up to N times higher (docs/scaling.md §3, docs/decisions/020).
 
 type RateLimitConfig = Pick<Env, "RATE_LIMIT" | "RATE_LIMIT_WINDOW" | "RATE_LIMIT_WRITES" | "RATE_LIMIT_VIEWS">;
 
@@ -70,7 +71,8 @@ export function rateLimiters(config: RateLimitConfig = getEnv()): { writes: Requ
 
 // One counted track-view per address and article per VIEW_REPEAT_MINUTES: the endpoint needs no
 // sign-in, so without this anyone could add thousands of views to an article (within the rate
-// limit, from one address). Repeats are answered 202 with `counted: false`. Bounded memory.
+// limit, from one address). Repeats are answered 202 with `counted: false`. Bounded memory. Per
+// process: with WORKERS=N a reader may be counted up to N times a window (docs/scaling.md §3).
 // 100,000 keys of ~100 bytes: about 10 MB at most, inside the memory budget of DESIGN §9.
 const MAX_SEEN = 100_000;
 const seen = new Map<string, number>();

@@ -31,6 +31,8 @@ describe("a bad environment variable", () => {
     ["RATE_LIMIT_WINDOW", "-1"],
     ["TRUST_PROXY", "10.0.0.300"],
     ["LOG_REQUESTS", "yes"],
+    ["WORKERS", "0"],
+    ["WORKERS", "65"],
   ]) {
     it(`${name}=${value} stops the start, naming the variable`, async () => {
       const result = await startWith({ [name]: value });
@@ -41,6 +43,15 @@ describe("a bad environment variable", () => {
       expect(result.stdout).not.toMatch(/Наука UA: http/);
     });
   }
+
+  it("with WORKERS=2 a bad variable stops the start too: every worker ends and the primary exits 1", async () => {
+    const result = await startWith({ WORKERS: "2", LOG_REQUESTS: "yes" });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(`LOG_REQUESTS="yes"`);
+    expect(result.stderr).toMatch(/Worker \d+ could not start \(exit code 1\): stopping the site/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).not.toMatch(/Наука UA: http/);
+  });
 });
 
 // DESIGN §13: a DATABASE_URL that cannot be used stops the start with one line naming the

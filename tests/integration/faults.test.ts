@@ -8,7 +8,18 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/index";
 import { startServer, freePort, type RunningServer } from "../server-process";
-import { ARTICLE_TEXT, apiSend, apiSignIn, firstCategoryId, formSend, formSignIn, type Staff } from "../staff-client";
+import {
+  ARTICLE_TEXT,
+  apiSend,
+  apiSignIn,
+  expectAcknowledgedWrites,
+  firstCategoryId,
+  formSend,
+  formSignIn,
+  startWriters,
+  type Acknowledged,
+  type Staff,
+} from "../staff-client";
 
 // Issue 7 item 4 and SECURITY.md 'Data': the real production build under faults. SIGKILL in the
 // middle of acknowledged writes, another process holding the write lock, a client that drops
@@ -57,10 +68,9 @@ describe("SIGKILL in the middle of acknowledged writes", () => {
     const dataDir = tempDir("news-kill-");
     // What the server acknowledged: created articles (id → title) and, for one article saved over
     // and over, the last acknowledged title (the save in flight at the kill may or may not land).
-    const created = new Map<string, string>();
+    const acked: Acknowledged = { created: new Map(), target: { id: "", title: "", inFlight: "" } };
     let staff: Staff | undefined;
     let categoryId = "";
-    let target = { id: "", title: "", inFlight: "" };
     let total = 0;
 
     for (let round = 1; round <= KILL_ROUNDS; round++) {
@@ -76,68 +86,28 @@ describe("SIGKILL in the middle of acknowledged writes", () => {
           category_id: categoryId,
         });
         expect(first.status).toBe(201);
-        target = { id: first.json.id, title: first.json.title, inFlight: "" };
+        acked.target = { id: first.json.id, title: first.json.title, inFlight: "" };
       } else {
         // The previous round's writes are served by the restarted server.
-        const last = [...created.keys()].at(-1)!;
+        const last = [...acked.created.keys()].at(-1)!;
         expect((await apiSend(staff, "GET", `/api/articles/${last}`)).status).toBe(200);
       }
 
-      let killed = false;
-      const creator = async (name: string) => {
-        for (let n = 0; !killed; n++) {
-          const title = `Збій ${round}-${name}-${n}`;
-          try {
-            const res = await apiSend(staff!, "POST", "/api/articles/", {
-              title,
-              content: ARTICLE_TEXT,
-              category_id: categoryId,
-              status: n % 2 ? "published" : "draft",
-            });
-            if (res.status === 201) created.set(res.json.id, title);
-            else if (!killed) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.json)}`);
-          } catch (error) {
-            if (!killed) throw error;
-          }
-        }
-      };
-      const saver = async () => {
-        for (let n = 0; !killed; n++) {
-          const title = `Збережено ${round}-${n}`;
-          target.inFlight = title;
-          try {
-            const res = await apiSend(staff!, "PUT", `/api/articles/${target.id}`, { title, content: `${ARTICLE_TEXT}\n\n${n}`, category_id: categoryId });
-            if (res.status === 200) target.title = title;
-            else if (!killed) throw new Error(`save answered ${res.status}: ${JSON.stringify(res.json)}`);
-          } catch (error) {
-            if (!killed) throw error;
-          }
-        }
-      };
-      const writers = Promise.all([creator("a"), creator("b"), saver()]);
+      const writers = startWriters({ staff, categoryId, acked, label: `Збій ${round}` });
       // Kill once a few writes are acknowledged and more are in flight.
-      const before = created.size;
+      const before = acked.created.size;
       const deadline = Date.now() + 20_000;
-      while (created.size < before + 3 && Date.now() < deadline) await sleep(20);
+      while (acked.created.size < before + 3 && Date.now() < deadline) await sleep(20);
       await sleep(100 + Math.floor(Math.random() * 300));
-      killed = true;
+      const stopped = writers.stop();
       server.child.kill("SIGKILL");
       await new Promise((r) => (server.child.exitCode !== null || server.child.signalCode !== null ? r(null) : server.child.once("exit", r)));
-      await writers;
+      await stopped;
       expect(server.child.signalCode).toBe("SIGKILL");
-      total = created.size;
+      total = acked.created.size;
 
       // The file as the killed server left it (WAL not checkpointed), read by another connection.
-      const file = new Database(join(dataDir, "news.db"), { fileMustExist: true });
-      try {
-        expect(file.pragma("integrity_check", { simple: true })).toBe("ok");
-        const select = file.prepare("select title from articles where id = ?");
-        const missing = [...created].filter(([id, title]) => (select.get(id) as { title: string } | undefined)?.title !== title);
-        expect(missing).toEqual([]);
-        expect([target.title, target.inFlight]).toContain((select.get(target.id) as { title: string }).title);
-      } finally {
-        file.close();
-      }
+      expectAcknowledgedWrites(dataDir, acked);
     }
     console.log(`sigkill: ${KILL_ROUNDS} rounds, ${total} acknowledged creates, all present, integrity_check ok`);
     expect(total).toBeGreaterThanOrEqual(3 * KILL_ROUNDS);
