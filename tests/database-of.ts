@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { sql } from "kysely";
-import { openPostgres } from "../db/engines/postgres";
+import pg from "pg";
+import { openPostgres, WRITE_LOCK } from "../db/engines/postgres";
 import { openDatabase, type DB } from "../db/index";
 import { databaseUrlFor } from "./pg";
 
@@ -55,4 +56,32 @@ export function rowsOf<T>(dataDir: string, text: string, ...params: unknown[]): 
 /** The first row of one statement, like rowsOf. */
 export async function rowOf<T>(dataDir: string, text: string, ...params: unknown[]): Promise<T> {
   return (await rowsOf<T>(dataDir, text, ...params))[0];
+}
+
+/**
+ * Holds the site's write lock from another connection, as a backup or another writer would, until
+ * release(): SQLite `BEGIN IMMEDIATE` on news.db; PostgreSQL the advisory lock every write
+ * transaction takes (db/engines/postgres.ts).
+ */
+export async function holdWriteLock(dataDir: string): Promise<{ release: () => Promise<void> }> {
+  const databaseUrl = await databaseUrlFor(dataDir);
+  if (!databaseUrl) {
+    const handle = openDatabase(join(dataDir, "news.db"));
+    handle.sqlite.exec("BEGIN IMMEDIATE");
+    return {
+      release: async () => {
+        handle.sqlite.exec("ROLLBACK");
+        await handle.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query("select pg_advisory_lock($1)", [WRITE_LOCK]);
+  return {
+    release: async () => {
+      await client.query("select pg_advisory_unlock($1)", [WRITE_LOCK]);
+      await client.end();
+    },
+  };
 }

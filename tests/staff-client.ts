@@ -1,9 +1,8 @@
 // Small HTTP clients for the fault and load tests (tests/integration/faults.test.ts, load.test.ts):
 // staff sign in through the JSON API (bearer token) or the admin sign-in form (session cookie),
 // then create, save and publish articles. Every request is bounded in time.
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { expect } from "vitest";
+import { integrityOf, withDatabaseOf } from "./database-of";
 
 export const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -181,16 +180,15 @@ export function startWriters({
   };
 }
 
-/** The database file as the processes left it: intact, with every acknowledged write (read by another connection). */
-export function expectAcknowledgedWrites(dataDir: string, acked: Acknowledged): void {
-  const file = new Database(join(dataDir, "news.db"), { fileMustExist: true });
-  try {
-    expect(file.pragma("integrity_check", { simple: true })).toBe("ok");
-    const select = file.prepare("select title from articles where id = ?");
-    const missing = [...acked.created].filter(([id, title]) => (select.get(id) as { title: string } | undefined)?.title !== title);
-    expect(missing).toEqual([]);
-    expect([acked.target.title, acked.target.inFlight]).toContain((select.get(acked.target.id) as { title: string }).title);
-  } finally {
-    file.close();
-  }
+/** The database as the processes left it: intact, with every acknowledged write (read by another connection). */
+export async function expectAcknowledgedWrites(dataDir: string, acked: Acknowledged): Promise<void> {
+  expect(await integrityOf(dataDir)).toBe("ok");
+  const titles = await withDatabaseOf(dataDir, async (db) => {
+    const ids = [...acked.created.keys(), acked.target.id];
+    const rows = ids.length ? await db.selectFrom("articles").select(["id", "title"]).where("id", "in", ids).execute() : [];
+    return new Map(rows.map((r) => [r.id, r.title]));
+  });
+  const missing = [...acked.created].filter(([id, title]) => titles.get(id) !== title);
+  expect(missing).toEqual([]);
+  expect([acked.target.title, acked.target.inFlight]).toContain(titles.get(acked.target.id));
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
-import { basename, join, resolve, sep } from "node:path";
+import { basename, resolve, sep } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { db, uploadsDir, type DB } from "../../db/index";

@@ -183,7 +183,7 @@ export function isPostgresBusy(error: unknown): boolean {
 }
 
 /** The advisory lock every write transaction holds: one key for the whole site. */
-const WRITE_LOCK = 7_262_001;
+export const WRITE_LOCK = 7_262_001;
 
 /**
  * One writer at a time, as on SQLite (`BEGIN IMMEDIATE`), across every process and box: the

@@ -107,7 +107,7 @@ describe("SIGKILL in the middle of acknowledged writes", () => {
       total = acked.created.size;
 
       // The file as the killed server left it (WAL not checkpointed), read by another connection.
-      expectAcknowledgedWrites(dataDir, acked);
+      await expectAcknowledgedWrites(dataDir, acked);
     }
     console.log(`sigkill: ${KILL_ROUNDS} rounds, ${total} acknowledged creates, all present, integrity_check ok`);
     expect(total).toBeGreaterThanOrEqual(3 * KILL_ROUNDS);

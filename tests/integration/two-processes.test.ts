@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { holdWriteLock, rowsOf } from "../database-of";
 import { request, startServer, type RunningServer } from "../server-process";
 import {
   apiSend,
@@ -30,15 +31,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(dataDir, file), { readonly: true });
+/** Rows of the site's database (news.db or, under test:pg, PostgreSQL). */
+const query = <T>(text: string, ...params: unknown[]) => rowsOf<T>(dataDir, text, ...params);
+/** The page store's shared invalidation counter (pages.db is SQLite on both engines: a cache per box). */
+function generation(): number {
+  const pages = new Database(join(dataDir, "pages.db"), { readonly: true });
   try {
-    return db.prepare(sql).all(...params) as T[];
+    return (pages.prepare("select n from counters where name = 'generation'").get() as { n: number }).n;
   } finally {
-    db.close();
+    pages.close();
   }
 }
-const generation = () => query<{ n: number }>("pages.db", "select n from counters where name = 'generation'")[0].n;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function newDraft(staff: Staff, categoryId: string, title: string): Promise<string> {
@@ -54,9 +57,9 @@ describe("two processes started separately on one DATA_DIR", () => {
   });
 
   it("start together on an empty folder: one migration, one seed, one session secret", async () => {
-    expect(query<{ n: number }>("news.db", "select count(*) as n from categories")[0].n).toBe(8);
-    expect(query<{ n: number }>("news.db", "select count(*) as n from users")[0].n).toBe(3);
-    expect(query<{ n: number }>("news.db", "select count(*) as n from kysely_migration")[0].n).toBeGreaterThan(0);
+    expect((await query<{ n: number }>("select count(*) as n from categories"))[0].n).toBe(8);
+    expect((await query<{ n: number }>("select count(*) as n from users"))[0].n).toBe(3);
+    expect((await query<{ n: number }>("select count(*) as n from kysely_migration"))[0].n).toBeGreaterThan(0);
     expect(existsSync(join(dataDir, "session-secret"))).toBe(true);
     // A session cookie signed by one is good on the other.
     const form = await formSignIn(one.url, "editor", "editor123");
@@ -82,7 +85,7 @@ describe("two processes started separately on one DATA_DIR", () => {
     const scheduled = await apiSend(staff2, "POST", `/api/articles/${id}/publish`, { publish_at: new Date(due).toISOString() });
     expect(scheduled.status).toBe(200);
     expect(scheduled.json.status).toBe("scheduled");
-    const [{ version }] = query<{ version: number }>("news.db", "select version from articles where id = ?", id);
+    const [{ version }] = await query<{ version: number }>("select version from articles where id = ?", id);
     const before = generation();
 
     // Readers on both processes: the feed and the listing of all news, until both show the story.
@@ -108,16 +111,14 @@ describe("two processes started separately on one DATA_DIR", () => {
     // Writers pause meanwhile: a save waiting for the lock would keep its process's scheduler from
     // looking.
     await Promise.all(running.map((w) => w.stop()));
-    const locker = new Database(join(dataDir, "news.db"));
-    locker.exec("BEGIN IMMEDIATE");
+    const locker = await holdWriteLock(dataDir);
     await sleep(due + 2_000 - Date.now());
-    locker.exec("ROLLBACK");
-    locker.close();
+    await locker.release();
     running = writers();
 
     let publishedAt = 0;
     while (!publishedAt) {
-      const [row] = query<{ status: string }>("news.db", "select status from articles where id = ?", id);
+      const [row] = await query<{ status: string }>("select status from articles where id = ?", id);
       if (row.status === "published") publishedAt = Date.now();
       else if (Date.now() > due + 10_000) throw new Error(`not published 10 s after its time: ${row.status}\n${one.output()}\n${two.output()}`);
       else await sleep(20);
@@ -136,10 +137,10 @@ describe("two processes started separately on one DATA_DIR", () => {
     await Promise.all(running.map((w) => w.stop()));
     const lines = (one.output() + two.output()).split("\n").filter((line) => line.includes("Scheduler published") && line.includes(id));
     expect(lines).toHaveLength(1);
-    expect(query<{ version: number }>("news.db", "select version from articles where id = ?", id)[0].version).toBe(version + 1);
+    expect((await query<{ version: number }>("select version from articles where id = ?", id))[0].version).toBe(version + 1);
     expect(generation() - before).toBe(1);
-    expectAcknowledgedWrites(dataDir, acked1);
-    expectAcknowledgedWrites(dataDir, acked2);
+    await expectAcknowledgedWrites(dataDir, acked1);
+    await expectAcknowledgedWrites(dataDir, acked2);
     expect(acked1.created.size).toBeGreaterThan(0);
     expect(acked2.created.size).toBeGreaterThan(0);
   }, 60_000);
@@ -164,8 +165,8 @@ describe("two processes started separately on one DATA_DIR", () => {
     expect(acked2.created.size).toBeGreaterThanOrEqual(atKill + 5);
     expect((await request(two.url, "/")).status).toBe(200);
     await writers2.stop();
-    expectAcknowledgedWrites(dataDir, acked1);
-    expectAcknowledgedWrites(dataDir, acked2);
+    await expectAcknowledgedWrites(dataDir, acked1);
+    await expectAcknowledgedWrites(dataDir, acked2);
     expect(await two.stop("SIGTERM")).toBe(0);
   }, 60_000);
 });

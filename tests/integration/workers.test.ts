@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../database-of";
 import { request, startServer, workerPids, type Answer, type RunningServer } from "../server-process";
 import { apiSend, apiSignIn, ARTICLE_TEXT, expectAcknowledgedWrites, firstCategoryId, startWriters, type Acknowledged, type Staff } from "../staff-client";
 
@@ -28,14 +28,7 @@ async function startWorkers(env: Record<string, string> = {}) {
   return { dataDir, server, pids: await workerPids(server.url, 2) };
 }
 
-function query<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
-  const file = new Database(join(dataDir, "news.db"), { readonly: true });
-  try {
-    return file.prepare(sql).all(...params) as T[];
-  } finally {
-    file.close();
-  }
-}
+const query = rowsOf;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -115,13 +108,13 @@ describe("WORKERS=2 on one DATA_DIR", () => {
     }
     expect(server.output()).toMatch(/Наука UA: http:\/\/localhost:\d+ \(data in .*, 2 worker processes\)/);
     // The demo seed ran once: eight categories, one seed marker.
-    expect(query<{ n: number }>(dataDir, "select count(*) as n from categories")[0].n).toBe(8);
+    expect((await query<{ n: number }>(dataDir, "select count(*) as n from categories"))[0].n).toBe(8);
   });
 
   it(`an edit through one worker is on every public page of the other within ${PROPAGATION_MS / 1000} s (settings, article, menu), page store on`, async () => {
     const home = await request(url, "/");
     const slug = /href="\/article\/([^"?#]+)"/.exec(home.text)![1];
-    const [article] = query<{ id: string; title: string; category_id: string; slug: string }>(
+    const [article] = await query<{ id: string; title: string; category_id: string; slug: string }>(
       dataDir,
       "select a.id, a.title, a.category_id, c.slug from articles a join categories c on c.id = a.category_id where a.slug = ?",
       decodeURIComponent(slug),
@@ -159,7 +152,7 @@ describe("WORKERS=2 on one DATA_DIR", () => {
 
     // 3. The menu: a category renamed shows on every page.
     await warm(url, paths, pids);
-    const [medicine] = query<{ id: string; name: string }>(dataDir, "select id, name from categories where slug = 'medicine'");
+    const [medicine] = await query<{ id: string; name: string }>(dataDir, "select id, name from categories where slug = 'medicine'");
     const name = `Медицина ${Date.now().toString(36)}`;
     const rename = await write(url, staff, "PUT", `/api/categories/${medicine.id}`, { name, slug: "medicine" });
     result = await propagation(url, paths, (text) => text.includes(name), Date.now());
@@ -222,16 +215,17 @@ describe("WORKERS=2: one worker killed with SIGKILL in the middle of acknowledge
     console.log(
       `workers: ${acked.created.size} acknowledged creates (${ackedAtKill} before the kill), ${writers.unanswered()} requests without an answer at the kill`,
     );
-    expectAcknowledgedWrites(dataDir, acked);
+    await expectAcknowledgedWrites(dataDir, acked);
 
     // View counts from both workers add up, the last second's included (written at shutdown).
-    const [article] = query<{ id: string; slug: string; views: number }>(
+    const [article] = await query<{ id: string; slug: string; views: number }>(
       dataDir,
       "select id, slug, views from articles where status = 'published' order by published_at limit 1",
     );
-    const viewsOf = () => query<{ views: number }>(dataDir, "select views from articles where id = ?", article.id)[0].views;
-    const dayViews = () => query<{ n: number }>(dataDir, "select coalesce(sum(views), 0) as n from page_views where article_id = ?", article.id)[0].n;
-    const [before, beforeDays] = [viewsOf(), dayViews()];
+    const viewsOf = async () => (await query<{ views: number }>(dataDir, "select views from articles where id = ?", article.id))[0].views;
+    const dayViews = async () =>
+      (await query<{ n: number }>(dataDir, "select coalesce(sum(views), 0) as n from page_views where article_id = ?", article.id))[0].n;
+    const [before, beforeDays] = [await viewsOf(), await dayViews()];
     const counted = new Set<number>();
     const READS = 40;
     for (let i = 0; i < READS; i++) {
@@ -241,7 +235,7 @@ describe("WORKERS=2: one worker killed with SIGKILL in the middle of acknowledge
     }
     expect(counted.size).toBe(2);
     expect(await server.stop("SIGTERM")).toBe(0);
-    expect(viewsOf() - before).toBe(READS);
-    expect(dayViews() - beforeDays).toBe(READS);
+    expect((await viewsOf()) - before).toBe(READS);
+    expect((await dayViews()) - beforeDays).toBe(READS);
   }, 120_000);
 });
