@@ -49,7 +49,7 @@ async function startCluster() {
   const port = await freePort();
   // Throwaway data: no fsync. More connections than the default 100: every test file and every
   // server a test starts has a pool of its own.
-  const options = `-k ${dir} -h 127.0.0.1 -p ${port} -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=300`;
+  const options = `-k ${dir} -h 127.0.0.1 -p ${port} -c fsync=off -c full_page_writes=off -c max_connections=300`;
   run([tool("pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", options, "-w", "start"]);
   const stop = () => {
     try {

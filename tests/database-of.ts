@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
@@ -84,4 +85,19 @@ export async function holdWriteLock(dataDir: string): Promise<{ release: () => P
       await client.end();
     },
   };
+}
+
+/**
+ * A hash per table of what a request might change (columns as listed, rows in a fixed order
+ * whatever the engine returns first), so a test that expects "nothing changed" names the table.
+ */
+export function contentDigest(dataDir: string, tables: readonly (readonly [table: string, columns: string])[]): Promise<Record<string, string>> {
+  return withDatabaseOf(dataDir, async (db) => {
+    const hashes: Record<string, string> = {};
+    for (const [table, columns] of tables) {
+      const rows = (await sql.raw(`select ${columns} from ${table}`).execute(db)).rows.map((row) => JSON.stringify(row)).sort();
+      hashes[table] = createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
+    }
+    return hashes;
+  });
 }

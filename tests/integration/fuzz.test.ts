@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import * as fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf, withDatabaseOf } from "../database-of";
+import { contentDigest, rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -71,26 +71,17 @@ function mayChange(method: string, path: string, status: number): boolean {
  * sessions move on their own), so a failure names the table.
  */
 function digest(): Promise<Record<string, string>> {
-  return withDatabaseOf(dataDir, async (db) => {
-    const tables: [string, string][] = [
-      ["articles", "id, slug, title, subtitle, content, status, category_id, author_id, published_at, updated_at, featured_image, seo_title, seo_description"],
-      ["categories", "id, name, slug, description"],
-      ["users", "id, username, email, role, is_active, password_hash, name, bio"],
-      ["media", "id, file_name"],
-      ["homepage_blocks", "*"],
-      ["settings", "key, value"],
-      ["tags", "*"],
-      ["article_tags", "*"],
-      ["slug_redirects", "*"],
-    ];
-    const hashes: Record<string, string> = {};
-    for (const [table, columns] of tables) {
-      // Rows in a fixed order whatever the engine returns first.
-      const rows = (await sql.raw(`select ${columns} from ${table}`).execute(db)).rows.map((row) => JSON.stringify(row)).sort();
-      hashes[table] = createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
-    }
-    return hashes;
-  });
+  return contentDigest(dataDir, [
+    ["articles", "id, slug, title, subtitle, content, status, category_id, author_id, published_at, updated_at, featured_image, seo_title, seo_description"],
+    ["categories", "id, name, slug, description"],
+    ["users", "id, username, email, role, is_active, password_hash, name, bio"],
+    ["media", "id, file_name"],
+    ["homepage_blocks", "*"],
+    ["settings", "key, value"],
+    ["tags", "*"],
+    ["article_tags", "*"],
+    ["slug_redirects", "*"],
+  ]);
 }
 
 const MALFORMED_SEGMENTS = [

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import SQLite from "better-sqlite3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentDigest, rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 type Role = "anonymous" | "reporter" | "editor" | "admin";
@@ -101,33 +101,24 @@ let routes: string[] = [];
 const who: Record<Role, { cookie?: string; bearer?: string }> = { anonymous: {}, reporter: {}, editor: {}, admin: {} };
 const ids: Record<string, string> = {};
 
-function rows<T>(statement: string): T[] {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
-  try {
-    return sqlite.prepare(statement).all() as T[];
-  } finally {
-    sqlite.close();
-  }
-}
+const rows = <T>(statement: string) => rowsOf<T>(dataDir, statement);
 
 /** The site's content (views, sessions and sign-in records move on their own). */
-function digest(): string {
-  const hash = createHash("sha256");
-  for (const [table, columns] of [
-    ["articles", "id, slug, title, content, status, category_id, featured_image, version"],
-    ["article_revisions", "id, article_id"],
-    ["preview_links", "article_id"],
-    ["article_autosaves", "article_id, user_id, fields"],
-    ["categories", "*"],
-    ["users", "id, username, email, role, is_active, password_hash, name, bio"],
-    ["media", "id, file_name"],
-    ["homepage_blocks", "*"],
-    ["settings", "key, value"],
-    ["slug_redirects", "*"],
-  ]) {
-    hash.update(JSON.stringify(rows(`select ${columns} from ${table} order by 1`)));
-  }
-  return hash.digest("hex");
+async function digest(): Promise<string> {
+  return JSON.stringify(
+    await contentDigest(dataDir, [
+      ["articles", "id, slug, title, content, status, category_id, featured_image, version"],
+      ["article_revisions", "id, article_id"],
+      ["preview_links", "article_id"],
+      ["article_autosaves", "article_id, user_id, fields"],
+      ["categories", "*"],
+      ["users", "id, username, email, role, is_active, password_hash, name, bio"],
+      ["media", "id, file_name"],
+      ["homepage_blocks", "*"],
+      ["settings", "key, value"],
+      ["slug_redirects", "*"],
+    ] as const),
+  );
 }
 
 const fill = (route: string) =>
@@ -189,16 +180,18 @@ beforeAll(async () => {
     });
     who[role] = { bearer: (await api.json()).access_token, cookie: (form.headers.get("set-cookie") ?? "").split(";")[0] };
   }
-  const article = rows<{ id: string; slug: string }>(
-    "select a.id, a.slug from articles a join users u on u.id = a.author_id where a.status = 'published' and u.username != 'reporter' limit 1",
+  const article = (
+    await rows<{ id: string; slug: string }>(
+      "select a.id, a.slug from articles a join users u on u.id = a.author_id where a.status = 'published' and u.username != 'reporter' limit 1",
+    )
   )[0];
-  const category = rows<{ id: string; slug: string }>("select id, slug from categories order by name limit 1")[0];
+  const category = (await rows<{ id: string; slug: string }>("select id, slug from categories order by name limit 1"))[0];
   Object.assign(ids, {
     article: article.id,
     slug: article.slug,
     category: category.id,
     categorySlug: category.slug,
-    user: rows<{ id: string }>("select id from users where username = 'editor'")[0].id,
+    user: (await rows<{ id: string }>("select id from users where username = 'editor'"))[0].id,
   });
   // An image uploaded by the editor, so /api/media/:id has something to show.
   const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 1, g: 2, b: 3 } } })
@@ -208,7 +201,7 @@ beforeAll(async () => {
   upload.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "dot.png");
   const stored = await fetch(`${server.url}/api/media/`, { method: "POST", headers: { Authorization: `Bearer ${who.editor.bearer}` }, body: upload });
   expect(stored.status, await stored.clone().text()).toBe(201);
-  ids.media = rows<{ id: string }>("select id from media limit 1")[0].id;
+  ids.media = (await rows<{ id: string }>("select id from media limit 1"))[0].id;
   // A save by the editor, so the article has revisions (issue 15) for /revisions/:rev.
   const current = await (await send("editor", "GET", `/api/articles/${ids.article}`)).json();
   const saved = await send("editor", "PUT", `/api/articles/${ids.article}`, {
@@ -219,7 +212,7 @@ beforeAll(async () => {
     status: current.status,
   });
   expect(saved.status, await saved.clone().text()).toBe(200);
-  ids.rev = String(rows<{ id: number }>("select max(id) as id from article_revisions")[0].id);
+  ids.rev = String((await rows<{ id: number }>("select max(id) as id from article_revisions"))[0].id);
 }, 120_000);
 
 afterAll(async () => {
@@ -268,7 +261,7 @@ describe("permissions (DESIGN §5): every route as every role", () => {
   });
 
   it("writes a role may not make are refused and change nothing", async () => {
-    const before = digest();
+    const before = await digest();
     const category = { name: "Заборонена", description: "x" };
     const user = { username: "intruder", email: "intruder@example.com", password: "Dovgyi-parol-2026", role: "admin" };
     // [path, method, body, roles refused]
@@ -322,7 +315,7 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       }
     }
     expect(wrong).toEqual([]);
-    expect(digest()).toBe(before);
+    expect(await digest()).toBe(before);
   });
 });
 
