@@ -7,14 +7,12 @@
 //
 // Requests go over a raw socket, so a path reaches the server exactly as generated (fetch would
 // normalise `..`, backslashes and bad percent-encoding away before sending).
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as fc from "fast-check";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentDigest, rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";

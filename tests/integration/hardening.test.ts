@@ -1,6 +1,5 @@
 // Issue 13: each class of fault that probing the live site found, tried with several variants
 // against the real production server (SECURITY.md).
-import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";

@@ -3,7 +3,6 @@
 // what"). Screens are read with the session cookie, /api with a bearer token. A route that is
 // missing from the table fails the test, so a new route must say who may open it. Writes that a
 // role may not make are tried too: refused (401/403, or the sign-in redirect) and nothing changes.
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
