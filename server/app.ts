@@ -180,14 +180,14 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
     runtime.publicPageCache({
       build: version,
       csp: storedPageCsp,
-      render: (path) =>
+      render: (path, shownArticles) =>
         remix(
           new globalThis.Request(`${site.origin}${path}`, {
             // A crawler's agent: the whole document at once (app/entry.server.tsx), no nonce.
             headers: { host: site.host, accept: "text/html,*/*", "user-agent": "Mozilla/5.0 (compatible; NewsPageStore/1.0; +bot)" },
             signal: AbortSignal.timeout(10_000),
           }),
-          { cspNonce: "", documentHtml: documentHtmlFor(path) },
+          { cspNonce: "", documentHtml: documentHtmlFor(path), shownArticles },
         ),
     }),
   );

@@ -22,8 +22,8 @@ export function escapeXml(text: string): string {
 
 const articleUrl = (base: string, slug: string) => `${base}/article/${encodeURIComponent(slug)}`;
 
-/** RSS 2.0 of the newest 50 published articles. */
-export async function buildRss(): Promise<string> {
+/** RSS 2.0 of the newest 50 published articles, and those articles (what the page store tags the feed with). */
+export async function buildRss(): Promise<{ xml: string; articles: { id: string }[] }> {
   const [base, seo, articles] = await Promise.all([getBaseUrl(), getSettings("seo"), listFeedArticles({ limit: RSS_ITEMS })]);
   const items = articles.map((a) => {
     const url = articleUrl(base, a.slug);
@@ -40,7 +40,7 @@ export async function buildRss(): Promise<string> {
     </item>`;
   });
   const newest = articles[0]?.published_at;
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
   <channel>
     <title>${escapeXml(seo.site_title)}</title>
@@ -52,6 +52,7 @@ ${items.join("\n")}
   </channel>
 </rss>
 `;
+  return { xml, articles };
 }
 
 const day = (iso: string | null | undefined) => (iso ? utcDay(iso) : undefined);
