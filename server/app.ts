@@ -31,6 +31,14 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   app.use(trailingSlashRedirect);
   app.use(refuseMalformedPath(sendError));
   app.use(screensTakeForms(sendError));
+  // The files of the sitemap index have names of their own at the root (/sitemap-articles-2.xml), which
+  // no Remix route can match: every later step (maintenance, the page store, Remix) reads req.url as
+  // the sitemap route's own address for the file (runtime.sitemapFileUrl, app/services/feeds.server.ts).
+  app.use((req, _res, next) => {
+    const file = req.method === "GET" || req.method === "HEAD" ? runtime.sitemapFileUrl(req.path) : undefined;
+    if (file) req.url = file;
+    next();
+  });
 
   app.use(compression());
 
