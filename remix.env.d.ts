@@ -12,6 +12,8 @@ declare module "@remix-run/node" {
     cspNonce: string;
     /** A document request's HTML carried once, by the markup (app/utils/document-html.ts); absent for a `.data` request. */
     documentHtml?: Map<string, string>;
+    /** Only while the page store renders a page to keep it: the ids of the articles the page shows, its tags (showsArticles in app/utils/page-cache.server.ts). */
+    shownArticles?: Set<string>;
   }
 }
 export {};

@@ -42,6 +42,14 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   app.use(trailingSlashRedirect);
   app.use(refuseMalformedPath(sendError));
   app.use(screensTakeForms(sendError));
+  // The files of the sitemap index have names of their own at the root (/sitemap-articles-2.xml), which
+  // no Remix route can match: every later step (maintenance, the page store, Remix) reads req.url as
+  // the sitemap route's own address for the file (runtime.sitemapFileUrl, app/services/feeds.server.ts).
+  app.use((req, _res, next) => {
+    const file = req.method === "GET" || req.method === "HEAD" ? runtime.sitemapFileUrl(req.path) : undefined;
+    if (file) req.url = file;
+    next();
+  });
 
   app.use(compression());
 
@@ -195,14 +203,14 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
     runtime.publicPageCache({
       build: version,
       csp: storedPageCsp,
-      render: (path) =>
+      render: (path, shownArticles) =>
         remix(
           new globalThis.Request(`${site.origin}${path}`, {
             // A crawler's agent: the whole document at once (app/entry.server.tsx), no nonce.
             headers: { host: site.host, accept: "text/html,*/*", "user-agent": "Mozilla/5.0 (compatible; NewsPageStore/1.0; +bot)" },
             signal: AbortSignal.timeout(10_000),
           }),
-          { cspNonce: "", documentHtml: documentHtmlFor(path) },
+          { cspNonce: "", documentHtml: documentHtmlFor(path), shownArticles },
         ),
     }),
   );

@@ -72,8 +72,9 @@ function createRemixRequest(req: Request, res: Response, site: URL, limit: BodyL
   headers.delete("x-forwarded-host");
   const claimed = req.get("origin");
   headers.set("host", claimed && /^https?:\/\/[^/]+$/.test(claimed) ? new URL(claimed).host : site.host);
-  // originalUrl always starts with "/"; concatenating (not resolving) keeps `//host/...` a path.
-  const url = new URL(`${site.origin}${req.originalUrl}`);
+  // req.url (originalUrl, or the sitemap route's address for a sitemap file: server/app.ts) starts
+  // with "/"; concatenating (not resolving) keeps `//host/...` a path.
+  const url = new URL(`${site.origin}${req.url}`);
   const controller = new AbortController();
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {

@@ -265,17 +265,39 @@ export async function listFeedArticles({ limit }: { limit: number }) {
   return cardQuery().select("articles.seo_description").orderBy("articles.published_at", "desc").limit(limit).execute();
 }
 
-/** Everything a sitemap lists: the menu categories and every published article's last change. */
-export async function listSitemapEntries() {
-  const [categories, articles] = await Promise.all([
+/** The menu categories a sitemap lists, and the last change of any published article (the home's lastmod). */
+export async function listSitemapPages() {
+  const [categories, newest] = await Promise.all([
     db
       .selectFrom("categories")
       .select(["slug", "updated_at"])
       .where("slug", "in", [...MENU_CATEGORY_SLUGS])
       .execute(),
-    db.selectFrom("articles").select(["slug", "updated_at", "published_at"]).where("status", "=", "published").orderBy("published_at", "desc").execute(),
+    db
+      .selectFrom("articles")
+      .select((eb) => eb.fn.max("updated_at").as("updated_at"))
+      .where("status", "=", "published")
+      .executeTakeFirst(),
   ]);
-  return { categories, articles };
+  return { categories, newest: newest?.updated_at ?? null };
+}
+
+/**
+ * One sitemap file's published articles: `limit` from `offset`, oldest first, so the files of older
+ * articles stay the same as new ones are published. The order is the (status, published_at) index's
+ * own (rowid last), so the offset walks index entries only and each file reads just its own rows:
+ * the last of six files at 60,000 articles costs what the first does (issue 25).
+ */
+export async function listSitemapArticles({ offset, limit }: { offset: number; limit: number }) {
+  return db
+    .selectFrom("articles")
+    .select(["slug", "updated_at", "published_at"])
+    .where("status", "=", "published")
+    .orderBy("published_at")
+    .orderBy(sql`rowid`)
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /** One search hit: the card plus highlighted title and snippet, marked with \u0001...\u0002. */

@@ -1,14 +1,16 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HomePage } from "~/components/public/home-page";
-import { loadHome } from "~/services/public-home.server";
+import { homeCards, loadHome } from "~/services/public-home.server";
 import { getVerificationMeta } from "~/services/public-site.server";
+import { showsArticles } from "~/utils/page-cache.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 
 // SPEC §2 'Home page': the saved homepage layout, rendered on the server.
-export async function loader() {
+export async function loader({ context }: LoaderFunctionArgs) {
   const [home, verification] = await Promise.all([loadHome(), getVerificationMeta()]);
+  showsArticles(context, homeCards(home));
   return { home, verification };
 }
 

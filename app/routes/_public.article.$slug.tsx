@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix
 import { ArticleView, latest } from "~/components/public/article-view";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
 import { keepInDocument } from "~/utils/document-html";
+import { showsArticles } from "~/utils/page-cache.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):
@@ -13,6 +14,8 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   if (!found) throw new Response("Article not found", { status: 404 });
   if (!found.article) throw redirect(`/article/${encodeURIComponent(found.redirectTo)}`, 301);
   const related = await listRelatedArticles({ id: found.article.id, categoryId: found.article.category_id });
+  // The related row shows other articles' headlines: withdrawing one of them removes this page too.
+  showsArticles(context, [found.article, ...related]);
   // The body is in a document once: in its markup, not also in the loader data (document-html.ts).
   const article = { ...found.article, content_html: keepInDocument(context, found.article.id, found.article.content_html) };
   return { article, related };

@@ -7,11 +7,12 @@ import { Pagination } from "~/components/public/pagination";
 import { getCategoryBySlug } from "~/models/category.server";
 import { listCategoryCards, listLatestCards } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
+import { showsArticles } from "~/utils/page-cache.server";
 import { pageParam } from "~/utils/paging";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // Home-style listing of one category, newest first, paged by the posts-per-page setting.
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const category = await getCategoryBySlug({ slug: params.slug ?? "" });
   if (!category) throw new Response("Not found", { status: 404 });
   const { posts_per_page: perPage } = await getSettings("content");
@@ -19,6 +20,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const [{ cards, total }, feed] = await Promise.all([listCategoryCards({ categoryId: category.id, page, perPage }), listLatestCards({ limit: 5 })]);
   const pages = Math.max(1, Math.ceil(total / perPage));
   if (page > pages) throw new Response("Not found", { status: 404 });
+  showsArticles(context, [...cards, ...feed]);
   return { category: { name: category.name, slug: category.slug, description: category.description }, cards, total, page, pages, feed };
 }
 

@@ -7,20 +7,23 @@ import { Pagination } from "~/components/public/pagination";
 import { countPublished } from "~/models/article.server";
 import { listLatestCards, searchArticles } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
+import { showsArticles } from "~/utils/page-cache.server";
 import { pageParam } from "~/utils/paging";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // Full-text search (issue 3 'Search'). Without a query it lists all news, newest first (the
 // 'ALL SCIENCE NEWS' button leads here). Any input gives a normal page: see search-query.ts.
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
   const { posts_per_page: perPage } = await getSettings("content");
   const page = pageParam(request);
   if (!q.trim()) {
     const [cards, total] = await Promise.all([listLatestCards({ limit: perPage, offset: (page - 1) * perPage }), countPublished()]);
+    showsArticles(context, cards);
     return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, capped: false, hits: [], latest: cards };
   }
   const { hits, total, capped } = await searchArticles({ q, page, perPage });
+  showsArticles(context, hits);
   return { q, page, pages: Math.max(1, Math.ceil(total / perPage)), total, capped, hits, latest: [] };
 }
 

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getPublicArticle } from "~/models/public-article.server";
 import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
+import { showsArticles } from "~/utils/page-cache.server";
 
 /**
  * GET /api/articles/slug/{slug}: one published article as its page shows it (SPEC §7), 404
  * `{detail: "Article not found"}` otherwise. An old slug answers 301 to the current one.
  */
-export const loader = apiRoute(async ({ params }: LoaderFunctionArgs) => {
+export const loader = apiRoute(async ({ params, context }: LoaderFunctionArgs) => {
   const slug = params.slug ?? "";
   const found = slug.length <= 300 ? await getPublicArticle({ slugOrId: slug }) : undefined;
   if (!found) return apiError(404, "Article not found");
@@ -17,6 +18,7 @@ export const loader = apiRoute(async ({ params }: LoaderFunctionArgs) => {
     });
   }
   const a = found.article;
+  showsArticles(context, [a]);
   return apiJson({
     id: a.id,
     slug: a.slug,

@@ -1,6 +1,10 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { xml } from "remix-utils/responses";
 import { buildRss } from "~/services/feeds.server";
+import { showsArticles } from "~/utils/page-cache.server";
 
-export async function loader() {
-  return xml(await buildRss(), { headers: { "Content-Type": "application/rss+xml; charset=utf-8" } });
+export async function loader({ context }: LoaderFunctionArgs) {
+  const rss = await buildRss();
+  showsArticles(context, rss.articles);
+  return xml(rss.xml, { headers: { "Content-Type": "application/rss+xml; charset=utf-8" } });
 }

@@ -29,6 +29,11 @@ export async function loadHome(): Promise<HomeData> {
   return { blocks, related, sample: false };
 }
 
+/** Every article the home shows (its blocks and the hero's related tiles); the built-in sample has none. */
+export function homeCards(home: HomeData): Card[] {
+  return home.sample ? [] : [...Object.values(home.blocks).flat(), ...home.related];
+}
+
 /** SPEC §7 'GET /api/homepage/public': blocks with id and their articles as cards. */
 export function homeToJson(home: HomeData) {
   return {

@@ -3,34 +3,14 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
-import { CACHE_CONTROL, cacheTagsFor, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
+import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
+import { publicPage, type PublicPage } from "../utils/page-key.server";
 import type { PageStore, StoredPage } from "../utils/page-store.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the
 // store, so a hit counts too) and the page store of rendered pages with Cache-Control and ETag.
 // docs/decisions/004 (view counting) and docs/decisions/016-page-store.md say why.
-
-type Kind = "page" | "feed" | "json";
-
-const NEVER_PUBLIC = /^\/(admin|api|build|media|healthz)(\/|$)/;
-// The public JSON and XML under /api (SPEC §7, DESIGN §8): the same for every reader.
-const PUBLIC_API = /^\/api\/(homepage\/public|articles\/slug\/[^/]+|seo\/sitemap\.xml)\/?$/;
-
-// Public pages that are private to whoever holds the link: never stored, replayed or shared,
-// whoever asks (issue 15: preview links, to unpublished articles, send `Cache-Control: private,
-// no-store` and `X-Robots-Tag: noindex` themselves).
-export const PRIVATE_PUBLIC_PATHS = /^\/preview(\/|\.data$|$)/;
-
-/** What kind of public response a path gives, or undefined when it is never cached. */
-export function publicKind(pathname: string): Kind | undefined {
-  if (PUBLIC_API.test(pathname)) return pathname.endsWith(".xml") ? "feed" : "json";
-  if (NEVER_PUBLIC.test(pathname) || PRIVATE_PUBLIC_PATHS.test(pathname)) return undefined;
-  if (/\.(xml|txt)$/.test(pathname)) return "feed";
-  // Single-fetch data of a public page (client-side navigation): the same content as JSON.
-  if (pathname.endsWith(".data")) return "json";
-  return "page";
-}
 
 /** Staff carry a session cookie or a bearer token; everyone else sees the same public site. */
 export function isAnonymous(req: Request): boolean {
@@ -56,8 +36,11 @@ export function countViews(): RequestHandler {
   };
 }
 
-/** Renders a public path as an anonymous reader would get it (an internal GET through the Remix build). */
-export type PageRenderer = (path: string) => Promise<globalThis.Response>;
+/**
+ * Renders a public path as an anonymous reader would get it (an internal GET through the Remix build),
+ * its loaders adding the ids of the articles the page shows to `shownArticles` (the load context's).
+ */
+export type PageRenderer = (path: string, shownArticles: Set<string>) => Promise<globalThis.Response>;
 
 export interface PageStoreOptions {
   render: PageRenderer;
@@ -84,25 +67,12 @@ const PER_RESPONSE = new Set([
 // renders ~60 ms each), so the rotation after it re-rendered half the store while being measured.
 const MAX_AGE_MS = 60 * 60_000;
 const STALE_KICK_MS = 1_000;
-const TRACKING = /^(utm_\w*|fbclid|gclid)$/i;
 // Renders of public pages under way at once; the rest wait their turn. A render is CPU on the one
 // main thread, so more at once only interleave: 50 crawler connections rendering together held
 // 50 pages' data in memory and made every one of them as slow as all of them.
 // Measured on the cold rotation over 10,000 articles: 50 at once 166 req/s, p99 1,754 ms, 310 MB
 // resident; 4 at once 167 req/s, p99 525 ms, 259 MB.
 export const RENDERS_AT_ONCE = 4;
-
-/** The store key of a request URL: the path and query, tracking parameters left out. */
-export function storeKey(url: string): string {
-  const q = url.indexOf("?");
-  if (q === -1) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  const names = [...params.keys()];
-  if (!names.some((name) => TRACKING.test(name))) return url;
-  for (const name of names) if (TRACKING.test(name)) params.delete(name);
-  const rest = params.toString();
-  return url.slice(0, q) + (rest ? `?${rest}` : "");
-}
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -176,10 +146,11 @@ class PublicPages {
     private readonly store: PageStore | undefined,
   ) {}
 
-  /** Renders a path for the store: status, headers (with its own CSP), body, tags. */
-  async build(key: string, kind: Kind): Promise<Built> {
+  /** Renders a page for the store: status, headers (with its own CSP), body, tags. */
+  async build({ key, kind, tags }: PublicPage): Promise<Built> {
+    const shown = new Set<string>();
     const [response, body] = await this.renders(async () => {
-      const rendered = await this.options.render(key);
+      const rendered = await this.options.render(key, shown);
       return [rendered, Buffer.from(await rendered.arrayBuffer())] as const;
     });
     const headers: [string, string][] = [];
@@ -204,7 +175,8 @@ class PublicPages {
       body,
       storable: response.status === 200 && !cookies.length && !privateRoute,
       etag: etagOf(body),
-      tags: cacheTagsFor(key.replace(/\?.*$/, "")),
+      // What its route shows, and every article its loaders reported (app/utils/page-key.server.ts).
+      tags: [...new Set([...tags, ...[...shown].map(CACHE_TAG.article)])],
       cookies,
     };
   }
@@ -213,13 +185,14 @@ class PublicPages {
    * Renders and, when the content did not change meanwhile, stores the page. With the store on,
    * requests for a page being rendered wait for that render (one render per key at a time).
    */
-  render(key: string, kind: Kind): Promise<Built> {
+  render(page: PublicPage): Promise<Built> {
     // With the store off every request renders on its own (the bench's cold figures).
-    if (!this.store) return this.build(key, kind);
+    if (!this.store) return this.build(page);
+    const { key } = page;
     let pending = this.inflight.get(key);
     if (!pending) {
       const generation = publicCacheGeneration();
-      pending = this.build(key, kind)
+      pending = this.build(page)
         .then(async (built) => {
           // A write during the render (in this process or another) may have changed what it read:
           // such a page is not kept (put() checks again inside its transaction).
@@ -324,9 +297,10 @@ class PublicPages {
       while (!this.stopped) {
         const key = store.nextStale();
         if (!key) break;
-        const kind = publicKind(key.replace(/\?.*$/, ""));
+        // Keys are made by publicPage, which gives a key back unchanged.
+        const page = publicPage(key);
         try {
-          const built = kind ? await this.render(key, kind) : undefined;
+          const built = page ? await this.render(page) : undefined;
           // Shutdown came during the render: the store is about to close; the page stays stale.
           if (this.stopped) break;
           // A page that is no longer a 200 (gone, moved) is dropped; a write during the render
@@ -354,8 +328,11 @@ class PublicPages {
   middleware(): RequestHandler {
     return (req, res, next) => {
       if (req.method !== "GET" && req.method !== "HEAD") return next();
-      const kind = publicKind(req.path);
-      if (!kind) return next();
+      // Only the pages the store keeps (one key per page, whatever the spelling of its path and the
+      // rest of its query); the admin, the private API, previews and unknown paths go to Remix.
+      // req.url: a sitemap file's name is already the sitemap route's address (server/app.ts).
+      const target = publicPage(req.url);
+      if (!target) return next();
 
       if (!isAnonymous(req)) {
         const writeHead = res.writeHead;
@@ -367,14 +344,13 @@ class PublicPages {
         return next();
       }
 
-      // Anonymous: the page is what any reader gets for this path, never shaped by this request's
-      // headers (Host, X-Forwarded-*, cookies of other sites, Accept-Encoding).
-      const key = storeKey(req.originalUrl);
-      const page = this.store?.get(key);
+      // Anonymous: the page is what any reader gets for its key, never shaped by this request's
+      // headers (Host, X-Forwarded-*, cookies of other sites, Accept-Encoding) or spelling.
+      const page = this.store?.get(target.key);
       if (page) {
         const now = Date.now();
         if (!page.stale && now - page.storedAt > MAX_AGE_MS) {
-          this.store!.markStaleKey(key);
+          this.store!.markStaleKey(target.key);
           this.kick();
         } else if (page.stale && now - this.staleKickAt > STALE_KICK_MS) {
           // Marked stale by another process (or left by one that ended): whichever process is free
@@ -384,7 +360,7 @@ class PublicPages {
         }
         if (this.sendStored(req, res, page)) return;
       }
-      this.render(key, kind).then(
+      this.render(target).then(
         (built) => {
           if (!res.headersSent) this.sendBuilt(req, res, built);
         },

@@ -12,6 +12,7 @@ import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER,
 import { stopSanitizer } from "../utils/markdown.server";
 import { rateLimiters } from "../utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
+import { sitemapFileUrl } from "./feeds.server";
 import { maintenanceResponse } from "./maintenance.server";
 import { countViews, pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
 import { flushViews } from "./view-counter.server";
@@ -169,6 +170,7 @@ export const runtime = {
   stop,
   rateLimiters,
   maintenanceResponse,
+  sitemapFileUrl,
   countViews,
   publicPageCache,
   pageStoreStats,

@@ -5,9 +5,12 @@ import { format, subDays } from "date-fns";
 // daylight-saving shift, whatever zone the process runs in.
 const utc = tz("UTC");
 
-/** The UTC calendar day of a moment, 'yyyy-MM-dd'. */
+/**
+ * The UTC calendar day of a moment, 'yyyy-MM-dd'. toISOString is UTC already: ~0.5 µs a call, where
+ * date-fns' format in a zone took ~6.5 µs (0.4 s of the 60,000-article sitemap; issue 25).
+ */
 export function utcDay(at: Date | number | string): string {
-  return format(at, "yyyy-MM-dd", { in: utc });
+  return new Date(at).toISOString().slice(0, 10);
 }
 
 /** The moment `days` whole days (of 24 hours, UTC has no daylight saving) before `at`. */

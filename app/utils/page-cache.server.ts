@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { getEnv } from "./env.server";
 import { PageStore } from "./page-store.server";
 
@@ -62,7 +63,7 @@ export function closePageStore(): void {
 
 /**
  * Call after any write readers can see. With tags, the pages that carry one of them (see
- * cacheTagsFor and docs/decisions/010), e.g. `["home", "search", "article:slug"]`, are marked stale:
+ * CACHE_TAG and docs/decisions/010), e.g. `["home", "search", "article:slug"]`, are marked stale:
  * still served while a background re-render replaces them (a correction reaches readers within
  * seconds). `remove` names tags whose pages must go at once because what they show must no longer
  * be shown (a withdrawn article, a slug it left): never served stale. Without tags (site settings,
@@ -76,7 +77,7 @@ export function invalidatePublicCache(tags?: readonly string[], { remove }: { re
   if (store.invalidate({ tags, remove }) > 0) state.onStale?.();
 }
 
-/** What a cached public response shows, by its path (the tags invalidations name). */
+/** What a stored public response shows (the tags invalidations name): from its route (app/utils/page-key.server.ts) and the articles its loaders reported (showsArticles). */
 export const CACHE_TAG = {
   /** The home page and its JSON (GET /api/homepage/public). */
   home: "home",
@@ -88,33 +89,21 @@ export const CACHE_TAG = {
   categories: "categories",
   /** One category's pages, by slug. */
   category: (slug: string) => `category:${slug}`,
-  /** One article's page and JSON, by the slug or id in its URL. */
+  /** Every page that shows the article: its own page and JSON (by the slug or id in the URL), and each page whose loaders reported it (by id). */
   article: (ref: string) => `article:${ref}`,
 } as const;
 
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
- * The tags of a public path. Every page also renders the menu and site settings, but those writes
- * clear everything, so no tag says so. A path not named here (robots.txt, other pages) gets no tag
- * and goes only when everything does.
+ * Tells the page store which articles a page shows, while it renders the page to keep it (the load
+ * context then carries `shownArticles`; any other request's context does not, and this does nothing).
+ * Each becomes a tag of the stored page, `article:<id>`, so withdrawing any of them removes the page at
+ * once and correcting one re-renders it: the home, lists, feeds, and every article page whose related
+ * row shows it (issue 25). Call it in each public loader with every article its data shows.
  */
-export function cacheTagsFor(pathname: string): string[] {
-  const path = pathname.replace(/\.data$/, "");
-  if (path === "/" || path === "/_root" || path === "/_index" || path === "/api/homepage/public") return [CACHE_TAG.home];
-  let m = /^\/(?:article|api\/articles\/slug)\/([^/]+)\/?$/.exec(path);
-  if (m) return [CACHE_TAG.article(decode(m[1]))];
-  m = /^\/category\/([^/]+)\/?$/.exec(path);
-  if (m) return [CACHE_TAG.categories, CACHE_TAG.category(decode(m[1]))];
-  if (path === "/search" || path === "/search/") return [CACHE_TAG.search];
-  if (/^\/(rss\.xml|sitemap\.xml|api\/seo\/sitemap\.xml)$/.test(path)) return [CACHE_TAG.feed];
-  return [];
+export function showsArticles(context: AppLoadContext, articles: Iterable<{ id: string }>): void {
+  const shown = context.shownArticles;
+  if (!shown) return;
+  for (const article of articles) shown.add(article.id);
 }
 
 /**

@@ -33,3 +33,29 @@ test("a stored article page hydrates with no CSP violation", async ({ page, requ
   expect(violations).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+// Issue 25: the store keeps one copy of a page's single-fetch data whatever the spelling, under a key
+// that names the loaders the browser asks for (`?_routes=`, route ids listed in
+// app/utils/page-key.server.ts). A client-side navigation's data must be a store hit the second time.
+test("a client-side navigation's data (.data) is kept once and served from the store", async ({ page }) => {
+  const data: { path: string; xCache: string | undefined }[] = [];
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.endsWith(".data")) data.push({ path: url.pathname, xCache: response.headers()["x-cache"] });
+  });
+  await page.goto("/");
+  await page.waitForFunction(() => (window as unknown as { __remixContext?: unknown }).__remixContext !== undefined);
+  const href = (await page.locator('main a[href^="/article/"]').first().getAttribute("href"))!;
+  for (let visit = 0; visit < 2; visit++) {
+    await page.locator(`main a[href="${href}"]`).first().click();
+    await expect(page).toHaveURL(href);
+    await expect(page.locator("#article-body")).toBeVisible();
+    if (visit === 0) {
+      await page.locator('a[href="/"]').first().click();
+      await expect(page).toHaveURL(/\/$/);
+    }
+  }
+  const article = data.filter((d) => d.path === `${href}.data`);
+  expect(article.length).toBeGreaterThanOrEqual(2);
+  expect(article.at(-1)!.xCache).toBe("HIT");
+});

@@ -41,3 +41,29 @@ test.describe("SEO analytics", () => {
     await expect(page.locator(".submission-list")).toContainText(`${baseURL}/article/anything`);
   });
 });
+
+// Issue 25: the sitemap's files at the root parse as XML in the browser; on the demo site the
+// sitemap is one file, and the index's names already answer with its two parts.
+test("the sitemap and its files parse as XML", async ({ page, request }) => {
+  await page.goto("/");
+  for (const [path, root] of [
+    ["/sitemap.xml", "urlset"],
+    ["/sitemap-pages.xml", "urlset"],
+    ["/sitemap-articles-1.xml", "urlset"],
+  ] as const) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()["content-type"]).toMatch(/xml/);
+    const parsed = await page.evaluate(
+      (xml) => {
+        const doc = new DOMParser().parseFromString(xml, "application/xml");
+        return { error: doc.querySelector("parsererror")?.textContent ?? null, root: doc.documentElement.nodeName, urls: doc.querySelectorAll("url").length };
+      },
+      await res.text(),
+    );
+    expect(parsed.error, path).toBeNull();
+    expect(parsed.root, path).toBe(root);
+    expect(parsed.urls, path).toBeGreaterThan(path === "/sitemap-pages.xml" ? 1 : 20);
+  }
+  expect((await request.get("/sitemap-articles-2.xml")).status()).toBe(404);
+});

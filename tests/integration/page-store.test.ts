@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
 // DESIGN §12 through the real production server: the page store in DATA_DIR/pages.db (restarts,
@@ -21,10 +22,10 @@ interface Raw {
   body: Buffer;
 }
 
-/** One request with exactly these headers (no automatic decompression, any Host). */
+/** One request with exactly these headers (no automatic decompression, any Host) and this path, as written (`..` too). */
 function raw(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
+    const req = httpRequest({ host: "127.0.0.1", port: server.port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -41,17 +42,21 @@ const decoded = (res: Raw) => {
   return body.toString("utf8");
 };
 
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const sqlite = new SQLite(join(dataDir, "news.db"), { readonly: true });
+/** Rows of the site's database (news.db, or under test:pg its PostgreSQL database). */
+const query = <T>(text: string, ...params: unknown[]) => rowsOf<T>(dataDir, text, ...params);
+
+const published = (n: number) =>
+  query<{ id: string; slug: string; title: string }>("select id, slug, title from articles where status = 'published' order by published_at desc limit ?", n);
+
+/** Rows of the page store (read while the server runs: WAL lets a reader in). */
+function stored<T>(sql: string, ...params: unknown[]): T[] {
+  const sqlite = new SQLite(join(dataDir, "pages.db"), { readonly: true });
   try {
     return sqlite.prepare(sql).all(...params) as T[];
   } finally {
     sqlite.close();
   }
 }
-
-const published = (n: number) =>
-  query<{ id: string; slug: string; title: string }>("select id, slug, title from articles where status = 'published' order by published_at desc limit ?", n);
 
 async function hitWithin(path: string, ms = 5_000) {
   const deadline = Date.now() + ms;
@@ -93,7 +98,7 @@ describe("page store (production server)", () => {
   });
 
   it("keeps pages in DATA_DIR/pages.db (0600): a page stored before a restart is a hit after it", async () => {
-    const [a] = published(1);
+    const [a] = await published(1);
     const path = `/article/${a.slug}`;
     expect((await raw(path)).headers["x-cache"]).toBe("MISS");
     const stored = await raw(path);
@@ -109,7 +114,7 @@ describe("page store (production server)", () => {
   });
 
   it("a pages.db of an older layout is replaced at start, never read; hits are counted in page_state", async () => {
-    const [a] = published(1);
+    const [a] = await published(1);
     const path = `/article/${a.slug}`;
     expect(await server.stop("SIGTERM")).toBe(0);
     // The first release's layout: bodies before the small columns, no page_state.
@@ -143,7 +148,7 @@ describe("page store (production server)", () => {
   });
 
   it("answers gzip, br and identity with the same page, Vary: Accept-Encoding, and 304 on a matching ETag", async () => {
-    const path = `/article/${published(2)[1].slug}`;
+    const path = `/article/${(await published(2))[1].slug}`;
     await raw(path);
     const gz = await raw(path, { "Accept-Encoding": "gzip" });
     const br = await raw(path, { "Accept-Encoding": "gzip, deflate, br" });
@@ -168,20 +173,19 @@ describe("page store (production server)", () => {
     expect(again.headers.etag).toBe(gz.headers.etag);
   });
 
-  it("tracking parameters share the page's key; other queries do not", async () => {
-    const path = `/article/${published(3)[2].slug}`;
+  it("tracking parameters, and any other the page does not read, share the page's key", async () => {
+    const path = `/article/${(await published(3))[2].slug}`;
     const first = await raw(`${path}?utm_source=news&utm_medium=x`);
     expect(first.headers["x-cache"]).toBe("MISS");
-    for (const variant of [path, `${path}?fbclid=abc`, `${path}?gclid=1&utm_campaign=z`]) {
+    for (const variant of [path, `${path}?fbclid=abc`, `${path}?gclid=1&utm_campaign=z`, `${path}?other=1`]) {
       const res = await raw(variant);
       expect(res.headers["x-cache"], variant).toBe("HIT");
       expect(res.headers.etag).toBe(first.headers.etag);
     }
-    expect((await raw(`${path}?other=1`)).headers["x-cache"]).toBe("MISS");
   });
 
   it("no request header changes what is stored for others (Host, X-Forwarded-*)", async () => {
-    const path = `/article/${published(4)[3].slug}?poison`;
+    const path = `/article/${(await published(4))[3].slug}?poison`;
     const forged = await raw(path, { Host: "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https", "X-Forwarded-Port": "8443" });
     expect(forged.status).toBe(200);
     expect(forged.headers["x-cache"]).toBe("MISS");
@@ -193,7 +197,7 @@ describe("page store (production server)", () => {
   });
 
   it("signed-in requests bypass the store both ways", async () => {
-    const path = `/article/${published(5)[4].slug}?staff`;
+    const path = `/article/${(await published(5))[4].slug}?staff`;
     // Rendered for staff first: nothing is stored.
     const staff = await raw(path, { Cookie: cookie });
     expect(staff.headers["x-cache"]).toBe("BYPASS");
@@ -212,8 +216,8 @@ describe("page store (production server)", () => {
   });
 
   it("an article's body is in its document once, stored or rendered for staff; its .data carries it for client navigation", async () => {
-    const [{ id, slug }] = published(7).slice(6);
-    const [{ content_html }] = query<{ content_html: string }>("select content_html from articles where id = ?", id);
+    const [{ id, slug }] = (await published(7)).slice(6);
+    const [{ content_html }] = await query<{ content_html: string }>("select content_html from articles where id = ?", id);
     // A run of plain words from the body: it reads the same in the markup and in loader data.
     const words = content_html
       .match(/[\p{L} ]{40,}/u)![0]
@@ -235,7 +239,7 @@ describe("page store (production server)", () => {
   });
 
   it("a withdrawal removes the article's pages at once; a correction is served within 5 s", async () => {
-    const [a, b] = published(8).slice(6);
+    const [a, b] = (await published(8)).slice(6);
     const pages = [`/article/${a.slug}`, `/article/${a.id}`, `/api/articles/slug/${a.slug}`, "/", "/rss.xml"];
     for (const path of pages) await raw(path);
     for (const path of pages) expect((await raw(path)).headers["x-cache"], path).toBe("HIT");
@@ -266,7 +270,7 @@ describe("page store (production server)", () => {
     expect(decoded(await raw(`/article/${slug}`))).toContain(title);
 
     // A correction (same slug): stale pages may be served until the re-render, within 5 s.
-    const c = published(12)[11];
+    const c = (await published(12))[11];
     const cPath = `/article/${c.slug}`;
     await raw(cPath);
     expect((await raw(cPath)).headers["x-cache"]).toBe("HIT");
@@ -290,11 +294,203 @@ describe("page store (production server)", () => {
     expect(decoded(fresh)).toContain(corrected);
   });
 
+  // Issue 25 (SECURITY.md 'Withdrawal is total'): a probe stored the article under spellings the
+  // tags did not know (`/ARTICLE/x`, `/%61rticle/x`, `/RSS.xml`, `/Category/x`, their `.data`), and
+  // other articles' related rows kept its headline: all of them were served after it was withdrawn.
+  const withdrawals = [
+    ["unpublished", (id: string) => api(`/api/articles/${id}/unpublish`, { method: "POST" })],
+    ["deleted", (id: string) => api(`/api/articles/${id}`, { method: "DELETE" })],
+    [
+      "rescheduled",
+      (id: string) =>
+        api(`/api/articles/${id}/publish`, { method: "POST", body: JSON.stringify({ publish_at: new Date(Date.now() + 86_400_000).toISOString() }) }),
+    ],
+  ] as const;
+  withdrawals.forEach(([how, withdraw], round) => {
+    it(`an article ${how} is gone at once from every stored page that showed it, whatever spelling stored it`, async () => {
+      // The hero's category: the home's related tiles show its newest article.
+      const home = await (await fetch(`${server.url}/api/homepage/public`)).json();
+      const hero = home.blocks.find((b: { id: string }) => b.id === "hero").articles[0];
+      const [{ id: categoryId }] = await query<{ id: string }>("select id from categories where slug = ?", hero.category_slug);
+      const otherCategory = (await query<{ slug: string }>("select slug from categories where slug != ? order by slug limit 1", hero.category_slug))[0].slug;
+      // An older article with tags, unseen by this file so far: the new one shares its tags, so its
+      // related row shows the new one.
+      const [b] = await query<{ id: string; slug: string }>(
+        `select id, slug from articles where status = 'published' and id != ? and exists (select 1 from article_tags t where t.article_id = articles.id)
+         order by published_at asc limit 1 offset ?`,
+        hero.id,
+        round,
+      );
+      const bTags = (await (await api(`/api/articles/${b.id}`)).json()).tags as string[];
+      expect(bTags.length).toBeGreaterThan(0);
+      const word = `квазарит${Date.now()}`;
+      const title = `${word[0].toUpperCase()}${word.slice(1)} відкликана стаття`;
+      const created = await api("/api/articles/", {
+        method: "POST",
+        body: JSON.stringify({ title, content: "Текст статті.", category_id: categoryId, tags: bTags, status: "published" }),
+      });
+      expect(created.status).toBe(201);
+      const a = (await created.json()) as { id: string; slug: string };
+      const own = [
+        `/article/${a.slug}`,
+        `/ARTICLE/${a.slug}`,
+        `/Article/${a.slug}`,
+        `/%61rticle/${a.slug}`,
+        `/%61%72%74%69%63%6C%65/${a.slug}`,
+        `/x/../article/${a.slug}`,
+        `/article/${a.id}`,
+        `/article/${a.slug}?ref=probe`,
+        `/article/${a.slug}.data`,
+        `/ARTICLE/${a.slug}.data`,
+        `/api/articles/slug/${a.slug}`,
+        `/API/articles/slug/${a.slug}`,
+      ];
+      const showing = [
+        "/",
+        "/_root.data",
+        "/rss.xml",
+        "/RSS.xml",
+        "/%72ss.xml",
+        "/rss.xml?utm_source=probe&x=1",
+        `/category/${hero.category_slug}`,
+        `/Category/${hero.category_slug}`,
+        `/CATEGORY/${hero.category_slug}.data`,
+        `/Category/${otherCategory}`,
+        "/search",
+        "/SEARCH",
+        "/search.data",
+        `/search?q=${encodeURIComponent(word)}`,
+        `/Search?q=${encodeURIComponent(word)}&x=1`,
+        // Another article's related row.
+        `/article/${b.slug}`,
+        `/Article/${b.slug}`,
+        `/article/${b.slug}.data`,
+        "/sitemap.xml",
+        "/SITEMAP.xml",
+        "/api/seo/sitemap.xml",
+      ];
+      const link = new RegExp(`/article/(${a.slug}|${a.id})(?![\\w-])`);
+      const shows = (body: string) => body.includes(title) || link.test(body);
+      // Every variant stored (a hit), showing the new article.
+      const before = new Map<string, string>();
+      for (const path of [...own, ...showing]) {
+        await expect
+          .poll(
+            async () => {
+              const res = await raw(path);
+              before.set(path, String(res.headers.etag));
+              return `${path} ${res.status} ${res.headers["x-cache"]} ${shows(decoded(res))}`;
+            },
+            { timeout: 5_000, interval: 100 },
+          )
+          .toBe(`${path} 200 HIT true`);
+      }
+
+      expect([200, 204]).toContain((await withdraw(a.id)).status);
+      // Not once more from the store: no copy stored before is served (a spelling of a page met
+      // again after its first request here is a hit on the copy rendered since), and none shows it.
+      for (const path of own) {
+        const res = await raw(path);
+        expect(res.headers["x-cache"], path).toBe("MISS");
+        expect(res.status, path).toBe(404);
+        expect(decoded(res), path).not.toContain(title);
+      }
+      for (const path of showing) {
+        const res = await raw(path);
+        expect(res.status, path).toBe(200);
+        expect(["MISS", "HIT"], path).toContain(res.headers["x-cache"]);
+        expect(res.headers.etag, path).not.toBe(before.get(path));
+        expect(shows(decoded(res)), path).toBe(false);
+      }
+    }, 60_000);
+  });
+
+  it("every stored page carries a tag for each article it links to (what the loaders report), sitemaps aside", async () => {
+    const categories = await query<{ slug: string }>("select slug from categories");
+    const articles = (await published(14)).slice(9);
+    const paths = [
+      "/",
+      "/_root.data",
+      "/api/homepage/public",
+      "/rss.xml",
+      "/search",
+      "/search?q=%D0%BA%D0%BE%D1%81%D0%BC%D0%BE%D1%81",
+      "/search?page=2",
+      ...categories.flatMap((c) => [`/category/${c.slug}`, `/category/${c.slug}.data`]),
+      ...articles.flatMap((a) => [`/article/${a.slug}`, `/article/${a.slug}.data`, `/api/articles/slug/${a.slug}`]),
+    ];
+    for (const path of paths) expect((await raw(path)).status, path).toBe(200);
+    const refs = new Map<string, string>();
+    for (const row of await query<{ id: string; slug: string }>("select id, slug from articles")) refs.set(row.slug, row.id).set(row.id, row.id);
+    for (const row of await query<{ old_slug: string; article_id: string }>("select old_slug, article_id from slug_redirects"))
+      refs.set(row.old_slug, row.article_id);
+    const rows = stored<{ key: string; tags: string; body: Buffer }>("select p.key, p.tags, b.body from pages p join page_plain b on b.id = p.rowid");
+    let checked = 0;
+    for (const { key, tags, body } of rows) {
+      if (key.startsWith("/sitemap.xml") || key.startsWith("/api/seo/sitemap.xml")) continue;
+      const tagged = new Set(tags.split("\n"));
+      for (const [, ref] of body.toString("utf8").matchAll(/\/article\/([^"'<>\s?#\\/]+)/g)) {
+        const slug = decodeURIComponent(ref);
+        const id = refs.get(slug);
+        if (!id) continue;
+        expect(tagged.has(`article:${id}`) || tagged.has(`article:${slug}`), `${key} links to ${slug} without its tag`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it("1,000 random query strings on an article leave one stored copy; feeds and sitemaps ignore theirs; search keeps q and page", async () => {
+    const [a] = (await published(14)).slice(13);
+    const path = `/article/${a.slug}`;
+    // Names a page reads elsewhere, Remix's own, tracking ones and made-up ones; values of any kind.
+    const names = ["page", "q", "_data", "_routes", "index", "file", "utm_source", "fbclid", "x", "ref", "Q", "PAGE", "%71", "a[]", "%D0%BA%D0%BB%D1%8E%D1%87"];
+    let seed = 25;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+    const value = () =>
+      pick([String(Math.floor(random() * 1e6)), "", "%D0%BA%D0%BE%D1%81", "a+b", "%E0%A4%A", "routes%2F_public", "..%2F..", "x".repeat(300), "1,2,3"]);
+    const queries = new Set<string>();
+    while (queries.size < 1_000) {
+      queries.add(Array.from({ length: 1 + Math.floor(random() * 4) }, () => `${random() < 0.2 ? `n${queries.size}` : pick(names)}=${value()}`).join("&"));
+    }
+    const statuses = new Map<number, number>();
+    const list = [...queries];
+    for (let i = 0; i < list.length; i += 20) {
+      const batch = await Promise.all(list.slice(i, i + 20).map((q) => raw(`${path}?${q}`)));
+      for (const res of batch) statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+    const copies = stored<{ key: string }>("select key from pages where key = ? or key like ?", path, `${path}?%`).map((r) => r.key);
+    expect(copies.length).toBe(1);
+    expect(copies).toEqual([path]);
+    // `?_data=` (Remix's old data requests, which single fetch replaced) gets the page like any
+    // other parameter it does not read.
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 1_000 });
+
+    for (const feed of ["/rss.xml", "/sitemap.xml", "/api/seo/sitemap.xml", "/robots.txt"]) {
+      for (const q of ["?x=1", "?page=2", "?utm_source=a&ref=b", "?_data=root"]) expect((await raw(`${feed}${q}`)).status, feed + q).toBe(200);
+      expect(
+        // (A sitemap's files are keys of their own: tests/integration/sitemap.test.ts.)
+        stored<{ key: string }>("select key from pages where key like ? and key not like '%?file=%'", `${feed}%`).map((r) => r.key),
+        feed,
+      ).toEqual([feed]);
+    }
+    // Search reads q and page: one copy per (q, page), whatever else the query holds.
+    const q = encodeURIComponent("космос");
+    for (const search of [`/search?q=${q}&x=1`, `/search?utm_source=a&q=${q}`, `/search?page=2&q=${q}&ref=z`, `/search?q=${q}&page=2`, "/search?page=1&x=2"]) {
+      expect((await raw(search)).status, search).toBe(200);
+    }
+    expect(stored<{ key: string }>("select key from pages where key like '/search%' order by key").map((r) => r.key)).toEqual(
+      expect.arrayContaining([`/search?q=${q}`, `/search?q=${q}&page=2`, "/search"]),
+    );
+    expect(stored<{ n: number }>("select count(*) n from pages where key like '/search?q=%D0%BA%D0%BE%D1%81%D0%BC%D0%BE%D1%81%'")[0].n).toBe(2);
+  }, 120_000);
+
   it("evicts the least recently used pages to stay within PAGE_CACHE_MB", async () => {
     await server.stop("SIGTERM");
     // 1 MB: about fifteen article pages (gzip + brotli + the plain body ≈ 60–70 KB each).
     server = await startServer({ dataDir, env: { PAGE_CACHE_MB: "1" } });
-    const articles = published(60);
+    const articles = await published(60);
     const first = `/article/${articles[0].slug}?lru`;
     await raw(first);
     expect((await raw(first)).headers["x-cache"]).toBe("HIT");
@@ -318,7 +514,7 @@ describe("page store (production server)", () => {
   it("PAGE_CACHE=0 stores and serves nothing, with the same headers", async () => {
     server = await startServer({ dataDir, env: { PAGE_CACHE: "0" } });
     await signIn();
-    const path = `/article/${published(20)[19].slug}`;
+    const path = `/article/${(await published(20))[19].slug}`;
     for (let i = 0; i < 2; i++) {
       const res = await raw(path, { "Accept-Encoding": "identity" });
       expect(res.status).toBe(200);
