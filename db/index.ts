@@ -6,7 +6,7 @@ import type { DB, EngineName, TransactionOptions } from "./engines/types";
 
 export type { DB, EngineName } from "./engines/types";
 export { ukSortKey } from "./uk-sort-key";
-export { redactedUrl } from "./engines/postgres";
+export { BROADCAST_MAX_BYTES, redactedUrl } from "./engines/postgres";
 
 // DESIGN §13: SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. This module
 // picks the engine and hands out the one Kysely instance; each engine's own ways (pragmas, pool,
@@ -114,6 +114,16 @@ export function isDatabaseBusy(error: unknown): boolean {
 /** Changes when another connection or process committed something in-process caches must see. */
 export function databaseChangeVersion(): number {
   return getHandle().changeVersion();
+}
+
+/** Sends a message to every process of the site, on every box (PostgreSQL); nothing on SQLite (one box). */
+export async function broadcast(message: string): Promise<void> {
+  await getHandle().broadcast?.(message);
+}
+
+/** Calls fn with every broadcast message (PostgreSQL); answers the unsubscribe. */
+export function onBroadcast(fn: (message: string) => void): () => void {
+  return getHandle().onBroadcast?.(fn) ?? (() => undefined);
 }
 
 /** After a write that other processes' caches must see (settings, menu): PostgreSQL NOTIFY; SQLite sees it by itself. */

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { BROADCAST_MAX_BYTES, broadcast, engine, onBroadcast } from "../../db/index";
 import { getEnv } from "./env.server";
 import { PageStore } from "./page-store.server";
 
@@ -32,6 +33,8 @@ interface State {
   generation: number;
   /** Called after pages were marked stale (the background re-render). */
   onStale: (() => void) | undefined;
+  /** Ends this store's subscription to other boxes' invalidations (PostgreSQL). */
+  unsubscribe?: () => void;
 }
 
 const state: State = { store: undefined, generation: 0, onStale: undefined };
@@ -47,6 +50,8 @@ export function openPageStore({ build, onStale }: { build: string; onStale?: () 
   if (!pageCacheEnabled()) return undefined;
   state.store = new PageStore(getEnv().DATA_DIR, () => getEnv().PAGE_CACHE_MB * 1024 * 1024, build);
   state.onStale = onStale;
+  // Several boxes on one PostgreSQL: the others' invalidations arrive as broadcasts.
+  if (engine() === "postgres") state.unsubscribe = onBroadcast(applyRemoteInvalidation);
   return state.store;
 }
 
@@ -56,6 +61,8 @@ export function pageStore(): PageStore | undefined {
 }
 
 export function closePageStore(): void {
+  state.unsubscribe?.();
+  state.unsubscribe = undefined;
   state.store?.close();
   state.store = undefined;
   state.onStale = undefined;
@@ -73,7 +80,30 @@ export function closePageStore(): void {
 export function invalidatePublicCache(tags?: readonly string[], { remove }: { remove?: readonly string[] } = {}): void {
   state.generation++;
   const store = state.store;
+  if (store && store.invalidate({ tags, remove }) > 0) state.onStale?.();
+  if (engine() === "postgres") relayInvalidation(store?.box ?? 0, tags, remove);
+}
+
+/**
+ * Several boxes on one PostgreSQL (DESIGN §13): each keeps its own store, so an invalidation is
+ * announced to all of them (NOTIFY, delivered at once to every process that listens). The
+ * processes of the announcing box share its pages.db, which already has it; every other box
+ * applies it once (its processes share one pages.db too, so applying twice is harmless). A
+ * message too long for NOTIFY becomes "everything": dropping more than needed is safe.
+ */
+function relayInvalidation(box: number, tags: readonly string[] | undefined, remove: readonly string[] | undefined): void {
+  let message = JSON.stringify({ box, tags, remove });
+  if (Buffer.byteLength(message) > BROADCAST_MAX_BYTES) message = JSON.stringify({ box });
+  broadcast(message).catch((error) => console.error(`Page store: other boxes were not told of an invalidation: ${(error as Error)?.message ?? error}`));
+}
+
+function applyRemoteInvalidation(message: string): void {
+  const store = state.store;
   if (!store) return;
+  // An empty message: the listener was away and may have missed some, so nothing kept is trusted.
+  const { box, tags, remove } = message ? (JSON.parse(message) as { box: number; tags?: string[]; remove?: string[] }) : { box: 0, tags: undefined, remove: undefined };
+  if (box === store.box) return;
+  state.generation++;
   if (store.invalidate({ tags, remove }) > 0) state.onStale?.();
 }
 

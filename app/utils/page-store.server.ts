@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
@@ -144,6 +145,8 @@ export class PageStore {
   /** Hits since the last flush: key → [last used, hits]; written in one transaction a second. */
   private touched = new Map<string, [number, number]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** This box's id, shared by its processes (see the constructor). */
+  readonly box: number;
   private readonly statements;
   private front = new Map<string, StoredPage>();
   /** The shared 'changes' counter when a front page was last read or checked against its row. */
@@ -169,6 +172,11 @@ export class PageStore {
     this.sqlite.prepare("insert or replace into meta (name, value) values ('format', ?)").run(FORMAT);
     this.sqlite.exec(`insert or ignore into counters (name, n) values ('generation', 0), ('changes', 0);
       insert or ignore into counters (name, n) select 'bytes', coalesce(sum(size), 0) from pages;`);
+    // Which box this store belongs to (every process on the box shares it): an invalidation that
+    // another box announces (PostgreSQL, page-cache.server.ts) is applied here once, not by the
+    // box that already applied it.
+    this.sqlite.prepare("insert or ignore into counters (name, n) values ('box', ?)").run(randomInt(1, 2 ** 47));
+    this.box = this.sqlite.prepare("select n from counters where name = 'box'").pluck().get() as number;
     const stored = this.sqlite.prepare("select value from meta where name = 'build'").pluck().get() as string | undefined;
     if (stored !== build) {
       this.sqlite.exec(`delete from pages; delete from page_state; delete from page_tags;

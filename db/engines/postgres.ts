@@ -9,6 +9,10 @@ import type { DB, EngineHandle, TransactionOptions } from "./types";
 
 /** The channel on which a process tells the others that cached settings may be stale. */
 const CHANGES_CHANNEL = "news_changes";
+/** The channel of broadcast messages (page-store invalidations for the other boxes). */
+const BROADCAST_CHANNEL = "news_broadcast";
+/** NOTIFY takes at most 8,000 bytes of payload. */
+export const BROADCAST_MAX_BYTES = 7_900;
 
 export interface PostgresHandle extends EngineHandle {
   engine: "postgres";
@@ -89,6 +93,11 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
     db,
     transaction: (fn, options) => postgresTransaction(db, fn, options),
     changeVersion: () => changes.version(),
+    async broadcast(message: string) {
+      if (Buffer.byteLength(message) > BROADCAST_MAX_BYTES) throw new Error(`broadcast message of ${Buffer.byteLength(message)} bytes: at most ${BROADCAST_MAX_BYTES}`);
+      await sql`select pg_notify(${BROADCAST_CHANNEL}, ${message})`.execute(db);
+    },
+    onBroadcast: (fn) => changes.subscribe(fn),
     async announceChange(executor: DB) {
       await sql`select pg_notify(${CHANGES_CHANNEL}, '')`.execute(executor);
     },
@@ -127,6 +136,8 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
  */
 function listenForChanges(url: string) {
   let version = 0;
+  const subscribers = new Set<(message: string) => void>();
+  let connected = false;
   let client: pg.Client | undefined;
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -134,7 +145,10 @@ function listenForChanges(url: string) {
     if (closed) return;
     version++;
     const next = new pg.Client({ connectionString: url, types });
-    next.on("notification", () => version++);
+    next.on("notification", ({ channel, payload }) => {
+      if (channel === CHANGES_CHANNEL) version++;
+      else if (channel === BROADCAST_CHANNEL) for (const fn of subscribers) fn(payload ?? "");
+    });
     next.on("error", () => undefined);
     next.on("end", () => {
       if (client !== next || closed) return;
@@ -146,11 +160,15 @@ function listenForChanges(url: string) {
     client = next;
     next
       .connect()
-      .then(() => next.query(`LISTEN ${CHANGES_CHANNEL}`))
+      .then(() => next.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${BROADCAST_CHANNEL}`))
       .then(() => {
         // The connection must not keep the process alive on its own.
         (next as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
         version++;
+        // Broadcasts sent while this listener was away are lost: an empty message tells the
+        // subscribers so (the page store then drops what it holds).
+        if (connected) for (const fn of subscribers) fn("");
+        connected = true;
       })
       .catch(() => {
         if (client === next) next.end().catch(() => undefined);
@@ -159,6 +177,10 @@ function listenForChanges(url: string) {
   connect();
   return {
     version: () => version,
+    subscribe(fn: (message: string) => void) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -25,6 +25,13 @@ export interface EngineHandle {
   changeVersion(): number;
   /** Tells every other process that cached settings may be stale (PostgreSQL NOTIFY; SQLite needs none). */
   announceChange?(executor: DB): Promise<void>;
+  /**
+   * Sends a message to every process on every box of this site (PostgreSQL NOTIFY); SQLite runs
+   * on one box, whose processes share what the message would say, so it has none.
+   */
+  broadcast?(message: string): Promise<void>;
+  /** Calls fn with each broadcast message, this process's own included; answers the unsubscribe. */
+  onBroadcast?(fn: (message: string) => void): () => void;
   /** At start: the server is reachable and fit, else an Error whose message is one plain line for an operator. */
   ready(): Promise<void>;
   /** Throws when the database cannot be read now (the health check). */
