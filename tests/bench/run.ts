@@ -4,6 +4,9 @@
 //   npm run bench -- --full                        sizes 1,000, 10,000 and 100,000: the cost-growth
 //                                                  and memory checks (about half an hour here)
 //   npm run bench -- --sizes 1000,100000           any sizes
+//   npm run bench -- --engines-only                only the engines and processes rows (issue 26):
+//                                                  SQLite and PostgreSQL, one process and WORKERS=2
+//   npm run bench -- --no-engines                  without them
 //   npm run bench -- --duration 5 --connections 50 --settle 30
 //
 // For each size it builds a temp DATA_DIR (demo seed + generated articles), then starts the
@@ -41,6 +44,8 @@ const SIZES = option("sizes", args.includes("--full") ? "1000,10000,100000" : "1
   .split(",")
   .map(Number);
 const DURATION = Number(option("duration", "10"));
+const ENGINES = !args.includes("--no-engines");
+const ENGINES_ONLY = args.includes("--engines-only");
 const WARMUP = Number(option("warmup", "2"));
 const CONNECTIONS = Number(option("connections", "50"));
 /** The most articles walked and rotated over (a walk at 100,000 would take half an hour here). */
@@ -388,6 +393,7 @@ async function withMinimalRemix(dir: string, fn: (url: string) => Promise<void>)
 async function main() {
   console.log(`npm run bench: sizes ${SIZES.join(", ")}; ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up; latencies in ms`);
   console.log("The machine is shared: figures move with whatever else runs on it.\n");
+  if (ENGINES_ONLY) return engines();
   const rows: Row[] = [];
   const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
   const js: { path: string; gzip: number; files: number; status: number }[] = [];
@@ -585,6 +591,95 @@ async function main() {
   if (heaviest) verdict(heaviest.gzip <= PUBLIC_JS_BUDGET_BYTES, `public JavaScript <= 120 KB gzip: heaviest ${heaviest.path} ${kb(heaviest.gzip)}`);
   else verdict(undefined, "public JavaScript <= 120 KB gzip: not measured");
   verdict(undefined, "Lighthouse >= 95: not measured by this bench");
+  if (ENGINES) await engines();
+}
+
+/**
+ * Issue 26 (DESIGN §9, §13): the same rows on SQLite and PostgreSQL, with one process and with
+ * WORKERS=2, at the size closest to 10,000, in one run: cold article rotation and search with the
+ * store off, a kept page, and the admin list with a search. PostgreSQL is a throwaway server
+ * started here (fsync on, as in production); the generated SQLite site is moved to it with db:copy.
+ */
+async function engines() {
+  const size = SIZES.reduce((a, b) => (Math.abs(b - 10_000) < Math.abs(a - 10_000) ? b : a));
+  console.log(`\n== engines and processes, ${size.toLocaleString("en-US")} generated articles`);
+  const dir = await prepare(size);
+  const { startCluster } = await import("../../scripts/pg-cluster.mjs");
+  const { copySqliteToPostgres } = await import("../../db/copy");
+  const cluster = await startCluster({ durable: true });
+  const pgDirs: string[] = [];
+  try {
+    const admin = new (await import("pg")).default.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query("create database news_bench");
+    await admin.end();
+    const url = new URL(cluster.url);
+    url.pathname = "/news_bench";
+    const started = Date.now();
+    await copySqliteToPostgres({ file: join(dir, "news.db"), url: url.toString() });
+    console.log(`  db:copy to PostgreSQL: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const targets = targetsFor(dir);
+    const pick = (prefix: string) => targets.find((t) => t.name.startsWith(prefix))!;
+    const rotation = pick("article (rotating");
+    const rowsOf: { label: string; target: Target; env: Record<string, string> }[] = [
+      { label: `cold article (rotating ${rotation.paths.length}, store off)`, target: rotation, env: { PAGE_CACHE: "0" } },
+      { label: "cold search, common word (store off)", target: pick("search (common"), env: { PAGE_CACHE: "0" } },
+      { label: "kept page (one hot article)", target: pick("article (one hot"), env: {} },
+      { label: "admin list + search (1 conn)", target: pick("admin list"), env: {} },
+    ];
+    const configs: { name: string; env: Record<string, string> }[] = [
+      { name: "SQLite, 1 process", env: {} },
+      { name: "SQLite, WORKERS=2", env: { WORKERS: "2" } },
+      { name: "PostgreSQL, 1 process", env: { DATABASE_URL: url.toString() } },
+      { name: "PostgreSQL, WORKERS=2", env: { DATABASE_URL: url.toString(), WORKERS: "2" } },
+    ];
+    const results = new Map<string, Run>();
+    for (const config of configs) {
+      for (const row of rowsOf) {
+        // Each server its own data folder for the page store, the one database it names.
+        const dataDir = config.env.DATABASE_URL ? mkdtempSync(join(tmpdir(), "news-bench-pg-")) : dir;
+        if (dataDir !== dir) pgDirs.push(dataDir);
+        await withServer(dataDir, { ...config.env, ...row.env }, async (server) => {
+          const headers: Record<string, string> = row.target.signedIn ? { Cookie: await signIn(server.url) } : {};
+          if (!row.target.signedIn) await load(server.url, row.target, headers, WARMUP); // fills the store for the kept page
+          await load(server.url, row.target, headers, WARMUP);
+          const run = await load(server.url, row.target, headers, DURATION);
+          if (run.non2xx || run.errors) console.log(`  ! ${row.label} (${config.name}): ${run.non2xx} non-2xx, ${run.errors} errors`);
+          results.set(`${config.name}|${row.label}`, run);
+          process.stdout.write(`  ${config.name}: ${row.label}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms\n`);
+        });
+      }
+    }
+    console.log("");
+    const width = Math.max(...rowsOf.map((r) => r.label.length));
+    console.log(`${"".padEnd(width)}  ${configs.map((c) => c.name.padStart(24)).join("")}`);
+    for (const row of rowsOf) {
+      const base = results.get(`${configs[0].name}|${row.label}`);
+      const cells = configs.map((c) => {
+        const run = results.get(`${c.name}|${row.label}`);
+        const ratio = run && base ? ` ${(run.rps / base.rps).toFixed(2)}×` : "";
+        const value = row.target.signedIn ? `${fmt.ms(run?.mean)} ms` : `${fmt.rps(run)}/s`;
+        return `${value}${ratio}`.padStart(24);
+      });
+      console.log(`${row.label.padEnd(width)}  ${cells.join("")}`);
+    }
+    console.log("  (req/s, and the share of SQLite with one process; the admin list: mean ms per request at 1 connection)");
+    const verdict = (ok: boolean | undefined, text: string) => console.log(`  ${ok === undefined ? "n/a   " : ok ? "met   " : "MISSED"} ${text}`);
+    for (const engine of ["SQLite", "PostgreSQL"]) {
+      for (const row of rowsOf.slice(0, 2)) {
+        const one = results.get(`${engine}, 1 process|${row.label}`);
+        const two = results.get(`${engine}, WORKERS=2|${row.label}`);
+        verdict(
+          one && two ? two.rps >= 1.6 * one.rps : undefined,
+          `${engine} WORKERS=2 >= 1.6x one process, ${row.label}: ${fmt.rps(two)} vs ${fmt.rps(one)} req/s${one && two ? ` (${(two.rps / one.rps).toFixed(2)}×)` : ""}`,
+        );
+      }
+    }
+  } finally {
+    cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+    for (const d of pgDirs) rmSync(d, { recursive: true, force: true });
+  }
 }
 
 main().catch((error) => {
