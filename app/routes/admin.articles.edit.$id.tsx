@@ -58,9 +58,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const { user } = await requireArticleToEdit(request, params.id ?? "");
-  return handleEditorAction({ request, actor: user, id: params.id });
+  return handleEditorAction({ request, actor: user, id: params.id, context });
 }
 
 export default function EditArticle() {
