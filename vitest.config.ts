@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     setupFiles: ["tests/setup.ts"],
+    globalSetup: ["tests/vitest-global-setup.ts"],
     // Each file gets its own process and temp DATA_DIR (tests/setup.ts): real SQLite, no mocks.
     pool: "forks",
     testTimeout: 30_000,

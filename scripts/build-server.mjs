@@ -5,6 +5,7 @@
 // (docs/decisions/012). The metafile check fails the build if one slips in.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
+import { buildWorker } from "./build-worker.mjs";
 
 const result = await build({
   entryPoints: ["server.ts"],
@@ -26,3 +27,6 @@ if (strays.length) {
   console.error(`build/server.js must not bundle app/, db/ or migrations/ (docs/decisions/012); it took in:\n  ${strays.join("\n  ")}`);
   process.exit(1);
 }
+
+// The CPU worker is its own entry (a worker thread loads it by path): build/cpu-worker.js.
+await buildWorker();

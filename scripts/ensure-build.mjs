@@ -3,7 +3,7 @@ import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const outputs = ["build/server.js", "build/remix/index.js"];
+const outputs = ["build/server.js", "build/remix/index.js", "build/cpu-worker.js"];
 const sources = ["app", "db", "migrations", "server.ts", "server", "remix.config.js", "package-lock.json"];
 
 function newest(path) {

@@ -19,7 +19,8 @@
 // statements in one transaction per chunk: 100,000 articles take well under two minutes.
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { renderArticleHtml, stopSanitizer } from "../app/utils/markdown.server";
+import { stopCpuPool } from "../app/utils/cpu-pool.server";
+import { renderArticleHtml } from "../app/utils/markdown.server";
 import { closeDatabase, db, getSqlite } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 import { mulberry32, seedDatabase } from "../db/seed";
@@ -351,7 +352,7 @@ async function cli() {
     onProgress: (done, total) => process.stdout.write(`\r${done} / ${total}`),
   });
   console.log(`\nInserted ${count} articles into ${process.env.DATA_DIR || "./data"} in ${(ms / 1000).toFixed(1)} s`);
-  await stopSanitizer();
+  await stopCpuPool();
   await closeDatabase();
 }
 

@@ -30,8 +30,8 @@ afterAll(async () => {
   const { stopBuild } = await import("./helpers");
   await stopBuild();
   const { closeDatabase } = await import("../db/index");
-  const { stopSanitizer } = await import("../app/utils/markdown.server");
-  await stopSanitizer();
+  const { stopCpuPool } = await import("../app/utils/cpu-pool.server");
+  await stopCpuPool();
   await closeDatabase();
   await dropDatabaseFor(dir);
   rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,8 @@ export async function keptFields(executor: DB, articleId: string): Promise<(Kept
   return { ...pickKept(a), updated_at: row.updated_at, updated_by: row.updated_by };
 }
 
-function pickKept(a: KeptFields): KeptFields {
+/** Only the kept fields of an article or a revision. */
+export function pickKept(a: KeptFields): KeptFields {
   return {
     title: a.title,
     subtitle: a.subtitle ?? null,

@@ -58,9 +58,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const { user } = await requireArticleToEdit(request, params.id ?? "");
-  return handleEditorAction({ request, actor: user, id: params.id });
+  return handleEditorAction({ request, actor: user, id: params.id, context });
 }
 
 export default function EditArticle() {
@@ -81,23 +81,7 @@ export default function EditArticle() {
         <>
           <DeskNotice article={desk.article} note={desk.note} />
           <DeskPanel {...desk} canPublish={canPublish} />
-          <HistoryPanel
-            articleId={article.id}
-            version={article.version}
-            categories={Object.fromEntries(categories.map((c) => [c.id, c.name]))}
-            current={{
-              title: values.title,
-              subtitle: values.subtitle || null,
-              content: values.content,
-              tags: values.tags ? values.tags.split(", ") : [],
-              category_id: values.category_id || null,
-              seo_title: values.seo_title || null,
-              seo_description: values.seo_description || null,
-              featured_image: values.featured_image || null,
-              featured_image_alt: values.featured_image_alt || null,
-              featured_image_caption: values.featured_image_caption || null,
-            }}
-          />
+          <HistoryPanel articleId={article.id} version={article.version} />
           <PreviewLinkButton articleId={article.id} />
         </>
       }

@@ -6,8 +6,14 @@ import { AccessDenied } from "~/components/admin/placeholder";
 import { PreviewLinkResult } from "~/components/newsroom/preview-link-button";
 import { RevisionDiff } from "~/components/newsroom/revision-diff";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
-import { listCategories } from "~/models/category.server";
-import { articlePreviewLink, articleRevision, articleRevisions, requireArticleToEdit, restoreRevision } from "~/services/article-history.server";
+import {
+  articlePreviewLink,
+  articleRevision,
+  articleRevisions,
+  compareRevision,
+  requireArticleToEdit,
+  restoreRevision,
+} from "~/services/article-history.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
@@ -26,14 +32,22 @@ const PER_PAGE = 20;
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-async function revisionOrNotFound(user: Awaited<ReturnType<typeof requireUser>>, articleId: string, rev: string | null) {
+/**
+ * The revision of `?rev=` compared with the saved text; undefined for an unknown one. Versions too
+ * different (or too large) to compare within the CPU pool's budgets keep the page, with the
+ * message in place of the comparison and its status (issue 25).
+ */
+async function comparison(user: Awaited<ReturnType<typeof requireUser>>, articleId: string, rev: string | null) {
   const revisionId = revisionIdOf(rev);
   if (!revisionId) return undefined;
   try {
-    return await articleRevision({ actor: user, articleId, revisionId });
+    const { revision, diff } = await compareRevision({ actor: user, articleId, revisionId });
+    return { revision, diff, refused: null, status: 200 };
   } catch (error) {
-    if (error instanceof DomainError && error.status === 404) return undefined;
-    throw error;
+    if (!(error instanceof DomainError)) throw error;
+    if (error.status === 404) return undefined;
+    if (error.status !== 413 && error.status !== 422) throw error;
+    return { revision: await articleRevision({ actor: user, articleId, revisionId }), diff: [], refused: error.message, status: error.status };
   }
 }
 
@@ -43,34 +57,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   const list = await articleRevisions({ actor: user, articleId: article.id, skip: (page - 1) * PER_PAGE, limit: PER_PAGE });
   const revParam = url.searchParams.get("rev");
-  const revision = revParam ? await revisionOrNotFound(user, article.id, revParam) : undefined;
-  const { categories } = await listCategories();
-  return {
-    article: {
-      id: article.id,
-      title: article.title,
-      version: article.version,
-      fields: {
-        title: article.title,
-        subtitle: article.subtitle ?? null,
-        content: article.content,
-        tags: article.tags,
-        category_id: article.category_id,
-        seo_title: article.seo_title ?? null,
-        seo_description: article.seo_description ?? null,
-        featured_image: article.featured_image,
-        featured_image_alt: article.featured_image_alt,
-        featured_image_caption: article.featured_image_caption,
-      },
+  const compared = revParam ? await comparison(user, article.id, revParam) : undefined;
+  const revision = compared?.revision;
+  return data(
+    {
+      article: { id: article.id, title: article.title, version: article.version },
+      revisions: list.data.map((r) => ({ ...r, when: formatDateTime(r.created_at) })),
+      total: list.total,
+      page,
+      pages: Math.max(1, Math.ceil(list.total / PER_PAGE)),
+      // Only what the page shows: the texts themselves travel once, inside the diff's parts.
+      revision: revision ? { id: revision.id, author: revision.author, when: formatDateTime(revision.created_at) } : null,
+      diff: compared?.diff ?? [],
+      refused: compared?.refused ?? null,
+      missingRevision: Boolean(revParam && !revision),
     },
-    revisions: list.data.map((r) => ({ ...r, when: formatDateTime(r.created_at) })),
-    total: list.total,
-    page,
-    pages: Math.max(1, Math.ceil(list.total / PER_PAGE)),
-    revision: revision ? { ...revision, when: formatDateTime(revision.created_at) } : null,
-    missingRevision: Boolean(revParam && !revision),
-    categories: Object.fromEntries(categories.map((c) => [c.id, c.name])),
-  };
+    { status: compared?.status ?? 200 },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -99,7 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ArticleHistory() {
-  const { article, revisions, total, page, pages, revision, missingRevision, categories } = useLoaderData<typeof loader>();
+  const { article, revisions, total, page, pages, revision, diff, refused, missingRevision } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -135,7 +138,13 @@ export default function ArticleHistory() {
             Версія від {revision.when}
             {revision.author ? `, ${revision.author.name || revision.author.username}` : ""}, порівняно з поточним текстом
           </h3>
-          <RevisionDiff revision={revision} current={article.fields} categories={categories} />
+          {refused ? (
+            <p className="flash flash-error" role="alert">
+              {refused}
+            </p>
+          ) : (
+            <RevisionDiff fields={diff} />
+          )}
           <Form
             method="post"
             className="editor-actions"

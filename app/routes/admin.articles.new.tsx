@@ -35,9 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash }, { headers });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requireUser(request);
-  return handleEditorAction({ request, actor });
+  return handleEditorAction({ request, actor, context });
 }
 
 export default function NewArticle() {

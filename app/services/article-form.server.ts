@@ -1,7 +1,8 @@
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import type { User } from "../../db/schema";
 import { createArticle, getArticleById, updateArticle } from "../models/article.server";
 import { storeImage } from "../models/media.server";
+import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
 import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
@@ -57,12 +58,14 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
   }
 }
 
-export async function handleEditorAction({ request, actor, id }: { request: Request; actor: User; id?: string }) {
+export async function handleEditorAction({ request, actor, id, context }: { request: Request; actor: User; id?: string; context?: AppLoadContext }) {
   const noResult = {
     preview: null as string | null,
     created: null as { id: string; message: string } | null,
     /** "Save as draft" on a live article asks first (issue 17): the editor shows the question. */
     confirmUnpublish: false,
+    /** The echoed text is in the page's markup only, not in `values` (document-html.ts). */
+    contentInDocument: false,
   };
   let form: FormData;
   try {
@@ -72,12 +75,33 @@ export async function handleEditorAction({ request, actor, id }: { request: Requ
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
   const intent = formIntent(form, ["save", "draft", "publish", "preview", "edit"]);
-  const done = (result: Partial<typeof noResult> = {}) => data({ ok: true as const, values, errors: {} as FieldErrors, ...noResult, ...result });
-  const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => formFailure({ ...failure, values }, status, noResult);
+  // A page answering a form post carries the text once, in its markup (issue 25: a refused 4 MB
+  // text echoed in the markup and again in the action data held the request thread ~50 ms more).
+  const echo = () => {
+    if (!context || keepInDocument(context, EDITOR_CONTENT_KEPT, values.content) !== null) return { values, contentInDocument: false };
+    return { values: { ...values, content: "" }, contentInDocument: true };
+  };
+  const done = (result: Partial<typeof noResult> = {}) => {
+    const echoed = echo();
+    return data({ ok: true as const, errors: {} as FieldErrors, ...noResult, ...result, values: echoed.values, contentInDocument: echoed.contentInDocument });
+  };
+  const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => {
+    const echoed = echo();
+    return formFailure({ ...failure, values: echoed.values }, status, { ...noResult, contentInDocument: echoed.contentInDocument });
+  };
 
   if (!intent) return fail({ formError: UNKNOWN_INTENT }, 400);
-  // Without JavaScript the preview is a round trip rendered by the public pipeline.
-  if (intent === "preview") return done({ preview: await renderArticleHtml(values.content) });
+  // Without JavaScript the preview is a round trip rendered by the public pipeline, within the
+  // save's limit (issue 25: one limit at every door) and the CPU pool's budgets.
+  if (intent === "preview") {
+    if (values.content.length > LIMITS.content) return fail({ errors: { content: MESSAGES.content } }, 422);
+    try {
+      return done({ preview: await renderArticleHtml(values.content) });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return fail(domainErrorFields(error), error.status);
+    }
+  }
   if (intent === "edit") return done();
   if (intent === "draft") {
     // Taking a live article down is never a side effect of a save: it is confirmed first (with

@@ -1,9 +1,12 @@
 import type { User } from "../../db/schema";
-import { getRevision, listRevisions } from "../models/article-revision.server";
+import { getRevision, listRevisions, pickKept } from "../models/article-revision.server";
 import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
-import { getCategoryById } from "../models/category.server";
+import { getCategoryById, listCategories } from "../models/category.server";
 import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
+import { CpuBudgetError, runCpuJob } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
+import { MESSAGES } from "../utils/newsroom-rules";
+import type { DiffField } from "../utils/revision-diff";
 import { requireUser } from "./auth.server";
 import { getBaseUrl } from "./public-site.server";
 
@@ -41,6 +44,25 @@ export async function articleRevisions({ actor, articleId, skip, limit }: { acto
 export async function articleRevision({ actor, articleId, revisionId }: { actor: Actor; articleId: string; revisionId: number }) {
   await requireEditableArticle(actor, articleId);
   return getRevision({ articleId, revisionId });
+}
+
+/**
+ * A revision and its word-level comparison with the saved article (the History page and panel,
+ * `GET /api/articles/{id}/revisions/{rev}?compare=current`). The diff runs in the CPU pool (issue
+ * 25): two versions too different to compare within the time budget are a 422, too large a 413.
+ */
+export async function compareRevision({ actor, articleId, revisionId }: { actor: Actor; articleId: string; revisionId: number }) {
+  const article = await requireEditableArticle(actor, articleId);
+  const [revision, { categories }] = await Promise.all([getRevision({ articleId, revisionId }), listCategories()]);
+  const pair = { revision: pickKept(revision), current: pickKept(article), categories: Object.fromEntries(categories.map((c) => [c.id, c.name])) };
+  let diff: DiffField[];
+  try {
+    diff = await runCpuJob({ kind: "diff", pair });
+  } catch (error) {
+    if (!(error instanceof CpuBudgetError)) throw error;
+    throw error.reason === "size" ? new DomainError(413, MESSAGES.diffTooLarge) : new DomainError(422, MESSAGES.diffTooComplex);
+  }
+  return { revision, diff };
 }
 
 /**

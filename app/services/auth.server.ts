@@ -5,8 +5,8 @@ import type { User } from "../../db/schema";
 import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
+import { warmCpuPool } from "../utils/cpu-pool.server";
 import { apiError, isApiRequest } from "../utils/http.server";
-import { warmSanitizer } from "../utils/markdown.server";
 import type { Role } from "../utils/roles";
 import { getSession, readSessionToken } from "./session.server";
 
@@ -31,8 +31,8 @@ export async function getUser(request: Request): Promise<User | undefined> {
   if (!userId) return undefined;
   const user = await getUserById({ id: userId });
   if (!user || user.is_active !== 1) return undefined;
-  // Staff are at work: have the sanitiser ready before their first save (markdown.server.ts).
-  warmSanitizer();
+  // Staff are at work: have the CPU worker (jsdom) ready before their first save (cpu-pool.server.ts).
+  warmCpuPool();
   return user;
 }
 
@@ -100,6 +100,6 @@ export async function authenticate({ username, password, request }: { username: 
     return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
   }
   await recordLogin({ id: user.id });
-  warmSanitizer();
+  warmCpuPool();
   return { ok: true, user };
 }

@@ -7,9 +7,9 @@ import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
 import { pruneExpiredSessions } from "../models/session.server";
+import { stopCpuPool } from "../utils/cpu-pool.server";
 import { getEnv } from "../utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
-import { stopSanitizer } from "../utils/markdown.server";
 import { rateLimiters } from "../utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
 import { sitemapFileUrl } from "./feeds.server";
@@ -155,7 +155,7 @@ async function stop(): Promise<void> {
   } catch {
     // Statistics are an optimisation; a failure here must not stop a clean exit.
   }
-  await stopSanitizer();
+  await stopCpuPool();
   await closeDatabase();
 }
 

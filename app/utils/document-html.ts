@@ -30,3 +30,23 @@ export function useDocumentHtml(id: string, html: string | null, elementId: stri
   );
   return html ?? fromDocument;
 }
+
+/** The key under which the editor's echoed text is kept (app/services/article-form.server.ts). */
+export const EDITOR_CONTENT_KEPT = "editor-content";
+
+/**
+ * Like useDocumentHtml, for the text of a form control that an action echoed back (issue 25: a
+ * refused 4 MB preview carried its text twice, in the markup and the action data, ~50 ms of the
+ * request thread). When `inDocument`, the text is on the server what keepInDocument kept, and in
+ * the browser what the served control (`selector`) holds; otherwise undefined (the data has it).
+ */
+export function useDocumentText(id: string, inDocument: boolean, selector: string): string | undefined {
+  const kept = useContext(DocumentHtmlContext);
+  const [fromDocument] = useState(() => {
+    if (!inDocument) return undefined;
+    if (kept) return kept.get(id) ?? "";
+    if (typeof document === "undefined") return "";
+    return document.querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? "";
+  });
+  return inDocument ? (fromDocument ?? "") : undefined;
+}

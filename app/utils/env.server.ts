@@ -65,6 +65,13 @@ const EnvSchema = z.object({
   PAGE_CACHE_MB: z.coerce.number().min(0).default(1024),
   // Processes serving PORT on this box (node:cluster); 1 runs no cluster at all (docs/decisions/020).
   WORKERS: whole(1, 1, 64),
+  // Issue 25: markdown rendering, sanitising and revision diffs run in a pool of worker threads,
+  // each job within a time budget and each worker within a heap (app/utils/cpu-pool.server.ts,
+  // docs/decisions/018). A legitimate 500,000-character article takes 0.5–1.5 s there (prose) to
+  // 3–5 s (markup on every line) on a busy 2-core box, and peaks at ~70 MB of heap.
+  CPU_WORKERS: whole(1, 1, 8),
+  CPU_JOB_MS: whole(10_000, 100, 120_000),
+  CPU_WORKER_HEAP_MB: whole(256, 64, 4_096),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };
@@ -94,6 +101,19 @@ export function getEnv(): Env {
     SESSION_SECRET: env.SESSION_SECRET ?? storedSecret(),
   };
   return cached;
+}
+
+const CpuBudgetsSchema = EnvSchema.pick({ CPU_WORKERS: true, CPU_JOB_MS: true, CPU_WORKER_HEAP_MB: true });
+
+/**
+ * The worker pool's budgets alone: scripts that render markdown (seed, article generator) use the
+ * pool without the rest of getEnv (no session secret is made for them). getEnv checks the same
+ * variables at boot, so a bad value still stops the server with its message.
+ */
+export function getCpuBudgets(): z.infer<typeof CpuBudgetsSchema> {
+  const parsed = CpuBudgetsSchema.safeParse(process.env);
+  if (!parsed.success) throw new EnvError(`Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
 }
 
 function storedSecret(): string {

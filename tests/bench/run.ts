@@ -158,7 +158,7 @@ async function prepare(size: number): Promise<string> {
   process.env.DATA_DIR = dir;
   const { prepareDatabase, generateArticles } = await import("../../scripts/generate-articles");
   const { closeDatabase } = await import("../../db/index");
-  const { stopSanitizer } = await import("../../app/utils/markdown.server");
+  const { stopCpuPool } = await import("../../app/utils/cpu-pool.server");
   await prepareDatabase();
   const started = Date.now();
   await generateArticles({
@@ -166,7 +166,7 @@ async function prepare(size: number): Promise<string> {
     onProgress: (done, total) => process.stdout.write(`\r  generating articles: ${done} / ${total}`),
   });
   console.log(` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  await stopSanitizer();
+  await stopCpuPool();
   await closeDatabase();
   return dir;
 }

@@ -81,6 +81,24 @@ test("editor: messages, server preview, featured image upload, publish, public p
   expect((await page.request.get(`/article/${slug}-nove`)).status()).toBe(404);
 });
 
+test("editor: a preview past the 500,000-character limit renders nothing, answers the save's message and keeps the text (issue 25)", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/admin/articles/new");
+  const text = `## Розділ\n\n${"слово ".repeat(83_400)}`;
+  // Set in one go as a paste would (fill() of 500,000 characters takes a minute in Chromium).
+  await page.locator('textarea[name="content"]').evaluate((area, value) => ((area as HTMLTextAreaElement).value = value), text);
+  await page.getByRole("button", { name: "Попередній перегляд" }).click();
+  await expect(page.locator("#content-error")).toHaveText("Вміст — не більше 500 000 символів");
+  await expect(page.getByTestId("preview")).toHaveCount(0);
+  // The page carries the text once (in the field, not again in the page's data) and keeps it whole.
+  expect((await field(page, "Вміст (Markdown)").inputValue()).replace(/\r\n/g, "\n")).toBe(text);
+  await field(page, "Вміст (Markdown)").fill("## Розділ\n\nкоротко");
+  await page.getByRole("button", { name: "Попередній перегляд" }).click();
+  await expect(page.getByTestId("preview").getByRole("heading", { name: "Розділ" })).toBeVisible();
+  await page.getByRole("button", { name: "Редагування" }).click();
+  await expect(field(page, "Вміст (Markdown)")).toHaveValue("## Розділ\n\nкоротко");
+});
+
 test("list: the confirmation step for unpublish and delete, with the public effect", async ({ page }) => {
   await signIn(page, "editor");
   await page.goto("/admin/articles/new");

@@ -105,6 +105,27 @@ test.describe("article editor (JavaScript on)", () => {
     await expect.poll(() => publicStatus(page, slug)).toBe(404);
   });
 
+  test("the live preview renders nothing past the 500,000-character limit and says so (issue 25)", async ({ page }) => {
+    await signIn(page, "editor");
+    await page.goto("/admin/articles/new");
+    // Typed in one go as a paste would (fill() of 500,000 characters takes a minute in Chromium).
+    await page.locator('textarea[name="content"]').evaluate(
+      (area, text) => {
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!.call(area, text);
+        area.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      `**жирний** ${"слово ".repeat(83_400)}`,
+    );
+    await page.getByRole("button", { name: "Попередній перегляд" }).click();
+    const preview = page.getByTestId("preview");
+    await expect(preview.getByRole("alert")).toHaveText("Вміст — не більше 500 000 символів");
+    await expect(preview.locator("strong")).toHaveCount(0);
+    await page.getByRole("button", { name: "Редагування" }).click();
+    await field(page, "Вміст (Markdown)").fill("**жирний** текст");
+    await page.getByRole("button", { name: "Попередній перегляд" }).click();
+    await expect(preview.locator("strong")).toHaveText("жирний");
+  });
+
   test("warns about unsaved changes before leaving the editor", async ({ page }) => {
     await signIn(page, "editor");
     await page.goto("/admin/articles/new");

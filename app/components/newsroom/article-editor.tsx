@@ -4,6 +4,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { CheckboxField, Field } from "~/components/ui/field";
 import type { loader as adminLoader } from "~/routes/admin";
 import type { EditorValues } from "~/services/article-form.server";
+import { EDITOR_CONTENT_KEPT, useDocumentText } from "~/utils/document-html";
 import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { localDraftKey } from "~/utils/local-drafts";
 import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
@@ -21,7 +22,15 @@ export interface EditorProps {
   /** The values as stored (or empty for a new article). */
   saved: EditorValues;
   /** What the editor's action answered, if it did (app/services/article-form.server.ts). */
-  result?: { ok: boolean; values: FormValues; preview: string | null; created: { id: string; message: string } | null; confirmUnpublish?: boolean };
+  result?: {
+    ok: boolean;
+    values: FormValues;
+    preview: string | null;
+    created: { id: string; message: string } | null;
+    confirmUnpublish?: boolean;
+    /** The posted text is in the served page's markup, not in `values` (document-html.ts). */
+    contentInDocument?: boolean;
+  };
   categories: { id: string; name: string }[];
   canPublish: boolean;
   flash: string | null;
@@ -39,8 +48,10 @@ const UNPUBLISH_QUESTION = "Стаття опублікована: збереж�
 
 export function ArticleEditor(props: EditorProps) {
   const { mode, saved, result, categories, canPublish, flash, publicUrl, draftKey } = props;
-  // After a post the form shows what was posted, with the action's messages.
-  const initial: EditorValues = result ? { ...saved, ...result.values } : saved;
+  // After a post the form shows what was posted, with the action's messages. A page answering a
+  // post without JavaScript carries the text once, in the control: read back from there.
+  const keptContent = useDocumentText(EDITOR_CONTENT_KEPT, Boolean(result?.contentInDocument), 'form.editor [name="content"]');
+  const initial: EditorValues = result ? { ...saved, ...result.values, ...(keptContent === undefined ? {} : { content: keptContent }) } : saved;
   const failure = formFailureOf(result);
   const postedErrors: FieldErrors = failure?.errors ?? {};
   const formError = failure?.formError;
@@ -119,8 +130,10 @@ export function ArticleEditor(props: EditorProps) {
   useUnsavedChangesWarning(hydrated && dirty && !saving && !created);
 
   // Instant preview in the browser: the public markdown pipeline + DOMPurify on the native DOM.
+  // Past the content limit nothing is rendered, as on the server (issue 25: one limit at every door).
+  const tooLong = v.content.length > LIMITS.content;
   useEffect(() => {
-    if (!previewing || !hydrated) return;
+    if (!previewing || !hydrated || tooLong) return;
     let live = true;
     void import("isomorphic-dompurify").then(({ default: DOMPurify }) => {
       if (live) setPreviewHtml(String(DOMPurify.sanitize(markdownToHtml(v.content), SANITIZE_CONFIG as unknown as Parameters<typeof DOMPurify.sanitize>[1])));
@@ -128,7 +141,7 @@ export function ArticleEditor(props: EditorProps) {
     return () => {
       live = false;
     };
-  }, [previewing, hydrated, v.content]);
+  }, [previewing, hydrated, tooLong, v.content]);
 
   function edit(transform: (text: string, start: number, end: number) => { text: string; start: number; end: number }) {
     const area = content.current;
@@ -297,7 +310,13 @@ export function ArticleEditor(props: EditorProps) {
           {previewing ? (
             <div className="field">
               <h3 className="small muted">Попередній перегляд</h3>
-              {v.content.trim() && previewHtml ? (
+              {tooLong ? (
+                <div className="editor-preview" data-testid="preview">
+                  <p className="field-error" role="alert">
+                    {MESSAGES.content}
+                  </p>
+                </div>
+              ) : v.content.trim() && previewHtml ? (
                 // Sanitised by DOMPurify (browser) or the server pipeline before it gets here.
                 <div className="editor-preview article-body" data-testid="preview" dangerouslySetInnerHTML={{ __html: previewHtml }} />
               ) : (

@@ -2,11 +2,13 @@ import { Link, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatDateTime } from "~/utils/format";
-import { RevisionDiff, type VersionFields } from "./revision-diff";
+import type { DiffField } from "~/utils/revision-diff";
+import { RevisionDiff } from "./revision-diff";
 
 // The editor's History panel (issue 15). Without JavaScript it is a link to the History page
 // (/admin/articles/edit/{id}/history); with it, the panel lists the revisions from the API,
-// compares one word by word with the saved text and restores it after a confirmation dialog.
+// compares one word by word with the saved text (the server computes the diff in its CPU pool,
+// issue 25: the tab never runs a quadratic diff) and restores it after a confirmation dialog.
 
 interface Item {
   id: number;
@@ -16,23 +18,13 @@ interface Item {
   summary: string;
 }
 
-export function HistoryPanel({
-  articleId,
-  version,
-  current,
-  categories,
-}: {
-  articleId: string;
-  version: number;
-  current: VersionFields;
-  categories: Record<string, string>;
-}) {
+export function HistoryPanel({ articleId, version }: { articleId: string; version: number }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Item[] | null>(null);
   const [total, setTotal] = useState(0);
-  const [chosen, setChosen] = useState<(VersionFields & { id: number; created_at: string }) | null>(null);
+  const [chosen, setChosen] = useState<{ id: number; created_at: string; diff: DiffField[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const pageUrl = `/admin/articles/edit/${articleId}/history`;
@@ -55,10 +47,10 @@ export function HistoryPanel({
   }
   async function compare(id: number) {
     setError(null);
-    const res = await fetch(`/api/articles/${articleId}/revisions/${id}`, { credentials: "same-origin" });
+    const res = await fetch(`/api/articles/${articleId}/revisions/${id}?compare=current`, { credentials: "same-origin" });
     const body = await res.json().catch(() => null);
     if (!res.ok) return setError(body?.detail ?? "Не вдалося завантажити версію");
-    setChosen(body);
+    setChosen({ id: body.id, created_at: body.created_at, diff: body.diff });
   }
   async function restore(id: number, createdAt: string) {
     if (
@@ -116,7 +108,7 @@ export function HistoryPanel({
           {chosen ? (
             <section aria-label="Порівняння">
               <h4>Версія від {formatDateTime(chosen.created_at)} порівняно з поточним збереженим текстом</h4>
-              <RevisionDiff revision={chosen} current={current} categories={categories} />
+              <RevisionDiff fields={chosen.diff} />
               <div className="editor-actions">
                 <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void restore(chosen.id, chosen.created_at)}>
                   Відновити цю версію

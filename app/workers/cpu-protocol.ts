@@ -1,0 +1,31 @@
+import type { DiffField, VersionPair } from "../utils/revision-diff";
+
+// The messages between the CPU pool (app/utils/cpu-pool.server.ts) and its worker
+// (cpu-worker.ts), one job at a time per worker (docs/decisions/018).
+
+/** A job: sanitise HTML, render markdown to sanitised HTML, or compare two versions word by word. */
+export type CpuJob = { kind: "sanitize"; html: string } | { kind: "render"; markdown: string } | { kind: "diff"; pair: VersionPair };
+
+/** What each kind of job answers. */
+export interface CpuResults {
+  sanitize: string;
+  render: string;
+  diff: DiffField[];
+}
+
+/** Pool → worker: the job and its time budget (the diff gives up by itself a little before it). */
+export interface CpuRequest {
+  id: number;
+  job: CpuJob;
+  budgetMs: number;
+}
+
+/**
+ * Worker → pool. `refused` is a budget the worker noticed itself: `depth` a stack overflow (3,000
+ * nested quotes), `edits` a diff that gave up. A heap or time overrun ends the worker instead.
+ */
+export type CpuReply =
+  | { type: "ready" }
+  | { type: "done"; id: number; result: CpuResults[keyof CpuResults] }
+  | { type: "refused"; id: number; reason: "depth" | "edits" }
+  | { type: "failed"; id: number; message: string };
