@@ -69,8 +69,11 @@ export async function holdWriteLock(dataDir: string): Promise<{ release: () => P
   if (!databaseUrl) {
     const handle = openDatabase(join(dataDir, "news.db"));
     handle.sqlite.exec("BEGIN IMMEDIATE");
+    let held = true;
     return {
       release: async () => {
+        if (!held) return;
+        held = false;
         handle.sqlite.exec("ROLLBACK");
         await handle.close();
       },
@@ -79,8 +82,12 @@ export async function holdWriteLock(dataDir: string): Promise<{ release: () => P
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query("select pg_advisory_lock($1)", [WRITE_LOCK]);
+  let held = true;
   return {
+    // Called more than once (a timer and a finally): only the first releases.
     release: async () => {
+      if (!held) return;
+      held = false;
       await client.query("select pg_advisory_unlock($1)", [WRITE_LOCK]);
       await client.end();
     },

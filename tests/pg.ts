@@ -16,8 +16,9 @@ export async function databaseUrlFor(dataDir: string): Promise<string | undefine
   try {
     await client.query(`create database ${name}`);
   } catch (error) {
-    // 42P04: it exists already (a restart on the same folder).
-    if ((error as { code?: string }).code !== "42P04") throw error;
+    // 42P04: it exists already (a restart on the same folder); 23505: another server on the same
+    // folder made it at this very moment.
+    if (!["42P04", "23505"].includes(String((error as { code?: string }).code))) throw error;
   } finally {
     await client.end();
   }

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/index";
+import { holdWriteLock, onPostgres, rowOf } from "../database-of";
 import { startServer, freePort, type RunningServer } from "../server-process";
 import {
   ARTICLE_TEXT,
@@ -129,21 +129,23 @@ describe("another process holds the database write lock", () => {
     const staff = await apiSignIn(server.url, "admin", "admin123");
     const form = await formSignIn(server.url, "editor", "editor123");
     const categoryId = await firstCategoryId(staff);
-    const locker = new Database(join(dataDir, "news.db"), { fileMustExist: true });
+    // SQLite: another connection's BEGIN IMMEDIATE; PostgreSQL: the site's advisory write lock held
+    // by another connection (tests/database-of.ts). Both engines wait 5 s, then answer 503.
+    let locker = await holdWriteLock(dataDir);
     try {
       // 1. Held for 3 s: the write waits (busy timeout 5 s) and succeeds.
-      locker.exec("BEGIN IMMEDIATE");
-      const release = setTimeout(() => locker.exec("ROLLBACK"), 3_000);
+      const held = locker;
+      const release = setTimeout(() => void held.release(), 3_000);
       let started = Date.now();
       const waited = await apiSend(staff, "POST", "/api/articles/", { title: "Дочекалася блокування", content: ARTICLE_TEXT, category_id: categoryId });
       const waitedMs = Date.now() - started;
       clearTimeout(release);
-      if (locker.inTransaction) locker.exec("ROLLBACK");
+      await held.release();
       expect(waited.status).toBe(201);
       expect(waitedMs).toBeGreaterThan(2_500);
 
       // 2. Held past the busy timeout: JSON API → 503 {detail} in Ukrainian, no stack trace.
-      locker.exec("BEGIN IMMEDIATE");
+      locker = await holdWriteLock(dataDir);
       started = Date.now();
       const api = await fetch(`${server.url}/api/articles/`, {
         method: "POST",
@@ -181,14 +183,13 @@ describe("another process holds the database write lock", () => {
       expect(server.child.exitCode).toBeNull();
 
       // 3. Released: writes work again, and the refused ones wrote nothing.
-      locker.exec("ROLLBACK");
+      await locker.release();
       const after = await apiSend(staff, "POST", "/api/articles/", { title: "Після блокування", content: ARTICLE_TEXT, category_id: categoryId });
       expect(after.status).toBe(201);
-      const refused = locker.prepare("select count(*) as n from articles where title like 'Не дочекалася%'").get() as { n: number };
+      const refused = await rowOf<{ n: number }>(dataDir, "select count(*) as n from articles where title like 'Не дочекалася%'");
       expect(refused.n).toBe(0);
     } finally {
-      if (locker.inTransaction) locker.exec("ROLLBACK");
-      locker.close();
+      await locker.release();
     }
     await server.stop("SIGTERM");
   }, 90_000);
@@ -297,14 +298,19 @@ describe("a data folder the site cannot use at start", () => {
     expectPlainFailure(await runUntilExit({ dataDir: join(base, "file", "data") }), join(base, "file", "data"), /is not a folder/);
   }, 90_000);
 
-  it("news.db is not a database (garbage bytes): a plain message and exit 1, the file untouched", async () => {
-    const base = tempDir("news-garbage-");
-    const garbage = Buffer.alloc(64 * 1024);
-    for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 7919 + 13) % 251;
-    writeFileSync(join(base, "news.db"), garbage);
-    expectPlainFailure(await runUntilExit({ dataDir: base }), join(base, "news.db"), /not a readable SQLite database.*backup/);
-    expect(Buffer.compare(garbage, readFileSync(join(base, "news.db")))).toBe(0);
-  }, 60_000);
+  // SQLite's own file; on PostgreSQL the database is the server's (env.test.ts covers a bad DATABASE_URL).
+  it.skipIf(onPostgres)(
+    "news.db is not a database (garbage bytes): a plain message and exit 1, the file untouched",
+    async () => {
+      const base = tempDir("news-garbage-");
+      const garbage = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 7919 + 13) % 251;
+      writeFileSync(join(base, "news.db"), garbage);
+      expectPlainFailure(await runUntilExit({ dataDir: base }), join(base, "news.db"), /not a readable SQLite database.*backup/);
+      expect(Buffer.compare(garbage, readFileSync(join(base, "news.db")))).toBe(0);
+    },
+    60_000,
+  );
 
   // A real site's folder: started once, stopped cleanly (shared by the two cases below).
   let site: string | undefined;
@@ -316,7 +322,8 @@ describe("a data folder the site cannot use at start", () => {
     return site;
   }
 
-  it.skipIf(!canMount)(
+  // Both cases make the database itself unwritable on SQLite; on PostgreSQL it lives elsewhere.
+  it.skipIf(!canMount || onPostgres)(
     "a read-only DATA_DIR (an existing site, bind-mounted read-only): a plain message and exit 1",
     async () => {
       const source = await existingSite();
@@ -327,7 +334,7 @@ describe("a data folder the site cannot use at start", () => {
     120_000,
   );
 
-  it.skipIf(!canMount)(
+  it.skipIf(!canMount || onPostgres)(
     "a full disk: a plain message and exit 1, for a new site and for an existing one",
     async () => {
       // A new site on a 128 KB file system: the schema and seed do not fit.

@@ -45,12 +45,8 @@ describe.runIf(onPostgres)("two boxes on one PostgreSQL", () => {
   });
 
   it("a correction and a withdrawal made on one box reach the other box's stored pages within 2 s", async () => {
-    const created = await apiSend(staff, "POST", "/api/articles/", {
-      title: "Коробка А пише про нейтрино",
-      content: "Перша версія тексту.",
-      category_id: await firstCategoryId(staff),
-      status: "published",
-    });
+    const article = { title: "Коробка А пише про нейтрино", content: "Перша версія тексту.", category_id: await firstCategoryId(staff), status: "published" };
+    const created = await apiSend(staff, "POST", "/api/articles/", article);
     expect(created.status).toBe(201);
     const path = `/article/${created.json.slug}`;
     // Box B stores the page (a miss, then a hit from its own pages.db) and the home page.
@@ -60,7 +56,7 @@ describe.runIf(onPostgres)("two boxes on one PostgreSQL", () => {
     expect((await page(b, "/")).text).toContain("Коробка А пише про нейтрино");
 
     // A correction on box A: box B serves the new title within 2 s.
-    const corrected = await apiSend(staff, "PUT", `/api/articles/${created.json.id}`, { title: "Коробка А виправила заголовок про нейтрино" });
+    const corrected = await apiSend(staff, "PUT", `/api/articles/${created.json.id}`, { ...article, title: "Коробка А виправила заголовок про нейтрино" });
     expect(corrected.status).toBe(200);
     const correctedIn = await within(PROPAGATION_MS, async () => (await page(b, path)).text.includes("виправила заголовок"));
 
