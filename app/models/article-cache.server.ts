@@ -1,5 +1,5 @@
 import { db, type DB } from "../../db/index";
-import { CACHE_TAG, invalidatePublicCache } from "../utils/page-cache.server";
+import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
 
 // Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
 // A published article shows on its own page (under its id, slug and old slugs), on the home, in

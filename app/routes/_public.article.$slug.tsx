@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix
 import { ArticleView, latest } from "~/components/public/article-view";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
 import { keepInDocument } from "~/utils/document-html";
-import { showsArticles } from "~/utils/page-cache.server";
+import { showsArticles } from "~/page-store/page-cache.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):

@@ -7,7 +7,7 @@ import { Pagination } from "~/components/public/pagination";
 import { getCategoryBySlug } from "~/models/category.server";
 import { listCategoryCards, listLatestCards } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
-import { showsArticles } from "~/utils/page-cache.server";
+import { showsArticles } from "~/page-store/page-cache.server";
 import { pageParam } from "~/utils/paging";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 

@@ -7,7 +7,7 @@ import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // Issue 15 (DESIGN §11): a preview link shows an article, in any status, as readers would see it.
 // Never indexed, never cached, never counted: the page store keeps only the pages listed in
-// app/utils/page-key.server.ts (previews are not among them) and the view counter counts
+// app/page-store/page-key.server.ts (previews are not among them) and the view counter counts
 // only /, /search, /article/* and /category/*. An unknown, expired or revoked token is one 404.
 
 // no-referrer: the token never travels in a Referer, not even to this site's own pages.

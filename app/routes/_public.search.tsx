@@ -7,7 +7,7 @@ import { Pagination } from "~/components/public/pagination";
 import { countPublished } from "~/models/article.server";
 import { listLatestCards, searchArticles } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
-import { showsArticles } from "~/utils/page-cache.server";
+import { showsArticles } from "~/page-store/page-cache.server";
 import { pageParam } from "~/utils/paging";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 

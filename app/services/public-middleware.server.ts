@@ -3,9 +3,9 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
-import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../utils/page-cache.server";
-import { publicPage, type PublicPage } from "../utils/page-key.server";
-import type { PageStore, StoredPage } from "../utils/page-store.server";
+import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../page-store/page-cache.server";
+import { publicPage, type PublicPage } from "../page-store/page-key.server";
+import type { PageStore, StoredPage } from "../page-store/page-store.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the
@@ -175,7 +175,7 @@ class PublicPages {
       body,
       storable: response.status === 200 && !cookies.length && !privateRoute,
       etag: etagOf(body),
-      // What its route shows, and every article its loaders reported (app/utils/page-key.server.ts).
+      // What its route shows, and every article its loaders reported (app/page-store/page-key.server.ts).
       tags: [...new Set([...tags, ...[...shown].map(CACHE_TAG.article)])],
       cookies,
     };

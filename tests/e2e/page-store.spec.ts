@@ -36,7 +36,7 @@ test("a stored article page hydrates with no CSP violation", async ({ page, requ
 
 // Issue 25: the store keeps one copy of a page's single-fetch data whatever the spelling, under a key
 // that names the loaders the browser asks for (`?_routes=`, route ids listed in
-// app/utils/page-key.server.ts). A client-side navigation's data must be a store hit the second time.
+// app/page-store/page-key.server.ts). A client-side navigation's data must be a store hit the second time.
 test("a client-side navigation's data (.data) is kept once and served from the store", async ({ page }) => {
   const data: { path: string; xCache: string | undefined }[] = [];
   page.on("response", (response) => {

@@ -1,6 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { publicPage } from "../../app/utils/page-key.server";
+import { publicPage } from "../../app/page-store/page-key.server";
 
 // One stored page per page (issue 25, docs/decisions/021-page-keys.md): every spelling of a path
 // Remix answers the same way, and any query the page does not read, is one key. The HTTP side

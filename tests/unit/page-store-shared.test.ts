@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PageStore, type NewPage } from "../../app/utils/page-store.server";
+import { PageStore, type NewPage } from "../../app/page-store/page-store.server";
 
 // DATA_DIR/pages.db shared by the processes of one box (WORKERS=N, docs/decisions/020): two
 // PageStore instances on one folder are two processes' connections. What one process does to the

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { PageStore, type NewPage } from "../../app/utils/page-store.server";
+import { PageStore, type NewPage } from "../../app/page-store/page-store.server";
 
 // The rows of DATA_DIR/pages.db (docs/decisions/016): what a store opened by another build keeps,
 // and bodies read per encoding. The HTTP side is tests/integration/page-store.test.ts.

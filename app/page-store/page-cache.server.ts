@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { BROADCAST_MAX_BYTES, broadcast, engine, onBroadcast } from "../../db/index";
-import { getEnv } from "./env.server";
+import { getEnv } from "../utils/env.server";
 import { PageStore } from "./page-store.server";
 
 // The page store's door for the rest of the app (DESIGN §12, docs/decisions/016-page-store.md):
@@ -107,7 +107,7 @@ function applyRemoteInvalidation(message: string): void {
   if (store.invalidate({ tags, remove }) > 0) state.onStale?.();
 }
 
-/** What a stored public response shows (the tags invalidations name): from its route (app/utils/page-key.server.ts) and the articles its loaders reported (showsArticles). */
+/** What a stored public response shows (the tags invalidations name): from its route (app/page-store/page-key.server.ts) and the articles its loaders reported (showsArticles). */
 export const CACHE_TAG = {
   /** The home page and its JSON (GET /api/homepage/public). */
   home: "home",
