@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { db, writeTransaction, type DB } from "../../db/index";
+import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import type { CategoryInput } from "../utils/newsroom-rules";
-import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 
 // Categories (SPEC §3 'Category'). Reads used by the public site live here beside the newsroom's

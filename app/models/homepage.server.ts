@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { db, writeTransaction } from "../../db/index";
 import type { BlockId } from "../../db/schema";
-import { DomainError } from "../utils/errors";
 import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
+import { DomainError } from "../utils/errors";
 import { articleRows } from "./article-queries.server";
 
 // The homepage layout (SPEC §3 'Homepage config', §9): five blocks, each an ordered list of

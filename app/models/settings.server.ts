@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { announceChange, databaseChangeVersion, dataDir, db, writeTransaction, type DB } from "../../db/index";
+import { invalidatePublicCache } from "../page-store/page-cache.server";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
-import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HomePage } from "~/components/public/home-page";
+import { showsArticles } from "~/page-store/page-cache.server";
 import { homeCards, loadHome } from "~/services/public-home.server";
 import { getVerificationMeta } from "~/services/public-site.server";
-import { showsArticles } from "~/page-store/page-cache.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 

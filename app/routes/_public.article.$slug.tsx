@@ -2,8 +2,8 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ArticleView, latest } from "~/components/public/article-view";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
-import { keepInDocument } from "~/utils/document-html";
 import { showsArticles } from "~/page-store/page-cache.server";
+import { keepInDocument } from "~/utils/document-html";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getPublicArticle } from "~/models/public-article.server";
-import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 import { showsArticles } from "~/page-store/page-cache.server";
+import { apiError, apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
 
 /**
  * GET /api/articles/slug/{slug}: one published article as its page shows it (SPEC §7), 404

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { showsArticles } from "~/page-store/page-cache.server";
 import { homeToJson, loadHome } from "~/services/public-home.server";
 import { apiJson, apiRoute, methodNotAllowed } from "~/utils/http.server";
-import { showsArticles } from "~/page-store/page-cache.server";
 
 /** GET /api/homepage/public → { blocks: [{ id, articles: [card] }] }: the public home's data (SPEC §7). */
 export const loader = apiRoute(async ({ context }: LoaderFunctionArgs) => {

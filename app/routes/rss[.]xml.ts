@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { xml } from "remix-utils/responses";
-import { buildRss } from "~/services/feeds.server";
 import { showsArticles } from "~/page-store/page-cache.server";
+import { buildRss } from "~/services/feeds.server";
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const rss = await buildRss();

@@ -1,8 +1,8 @@
 import { isbot } from "isbot";
 import { isPrefetch } from "remix-utils/is-prefetch";
 import { findViewedArticle, recordPageViews, type PageViewCount } from "../models/page-view.server";
-import { utcDay } from "../utils/dates";
 import { publicCacheGeneration } from "../page-store/page-cache.server";
+import { utcDay } from "../utils/dates";
 import { firstViewInWindow } from "../utils/rate-limit.server";
 
 // Page-view counting (DESIGN §8, §9; docs/decisions/004). A view costs a Map update in memory;

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getArticleAnalytics } from "../../app/models/analytics.server";
 import { recordPageViews } from "../../app/models/page-view.server";
+import { invalidatePublicCache } from "../../app/page-store/page-cache.server";
 import { countArticleView, countPageView, flushViews, pendingViews, resolveArticle } from "../../app/services/view-counter.server";
 import { renderArticleHtml } from "../../app/utils/markdown.server";
-import { invalidatePublicCache } from "../../app/page-store/page-cache.server";
 import { db } from "../../db/index";
 import { generateArticles } from "../../scripts/generate-articles";
 import { onPostgres } from "../database-of";
