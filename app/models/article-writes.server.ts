@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
 import type { User } from "../../db/schema";
 import { jsonArrayRows } from "../../db/sql/json";
+import { lowerCase } from "../../db/sql/text";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
@@ -85,15 +86,23 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
 }
 
 /**
- * Replaces an article's tags, creating tag rows as needed (case-insensitive names): three
- * statements whatever the number of tags. The names travel as one JSON array; `tags.name = value`
- * compares with the column's case-insensitive collation (NOCASE; on PostgreSQL an ICU one), so an
- * existing 'NASA' serves 'nasa'.
+ * Replaces an article's tags, creating tag rows as needed (case-insensitive names): four
+ * statements whatever the number of tags. Each name is first matched to an existing tag whatever
+ * its case, Cyrillic included (SQLite's NOCASE folds only ASCII: 'КОСМОС' and 'Космос' would be
+ * two tags), so an existing 'Космос' serves 'космос'; the names then travel as one JSON array.
  */
 async function setArticleTags(trx: DB, { articleId, tags }: { articleId: string; tags: string[] }) {
   await trx.deleteFrom("article_tags").where("article_id", "=", articleId).execute();
   if (!tags.length) return;
-  const names = JSON.stringify(tags);
+  const byFolded = new Map<string, string>();
+  for (const tag of tags) if (!byFolded.has(tag.toLowerCase())) byFolded.set(tag.toLowerCase(), tag);
+  const existing = await trx
+    .selectFrom("tags")
+    .select("name")
+    .where(lowerCase(sql.ref("name")), "in", [...byFolded.keys()])
+    .execute();
+  for (const { name } of existing) byFolded.set(name.toLowerCase(), name);
+  const names = JSON.stringify([...byFolded.values()]);
   // `where true` lets SQLite parse the upsert clause after a SELECT.
   await sql`insert into tags (name) select names.value from ${jsonArrayRows(names, "names")} where true on conflict (name) do nothing`.execute(trx);
   await sql`insert into article_tags (article_id, tag_id, position)

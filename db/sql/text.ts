@@ -16,6 +16,11 @@ export function contains(expression: Expression<string | null>, needle: string):
   return engine() === "postgres" ? sql<boolean>`strpos(${expression}, ${needle}) > 0` : sql<boolean>`instr(${expression}, ${needle}) > 0`;
 }
 
+/** `expression` in lower case, Cyrillic included (as JavaScript's toLowerCase). */
+export function lowerCase(expression: Expression<string | null>): RawBuilder<string> {
+  return engine() === "postgres" ? sql<string>`lower(${expression})` : sql<string>`unicode_lower(${expression})`;
+}
+
 /** `expression` contains `needle` whatever the case of either, Cyrillic included. */
 export function containsFolded(expression: Expression<string | null>, needle: string): RawBuilder<boolean> {
   const folded = needle.toLowerCase();
