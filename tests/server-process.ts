@@ -99,10 +99,10 @@ export interface Answer {
 export function request(
   url: string,
   path: string,
-  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  { method = "GET", headers = {}, body, timeoutMs = 20_000 }: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method, agent: false, headers: { "accept-encoding": "identity", ...headers }, timeout: 20_000 }, (res) => {
+    const req = httpRequest(`${url}${path}`, { method, agent: false, headers: { "accept-encoding": "identity", ...headers }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () =>
@@ -110,7 +110,7 @@ export function request(
       );
       res.on("error", reject);
     });
-    req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer in 20 s`)));
+    req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer in ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end(body);
   });
