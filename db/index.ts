@@ -103,7 +103,19 @@ export async function closeDatabase(): Promise<void> {
  * second at a power cut, and only those (the batched view counts).
  */
 export function writeTransaction<T>(fn: (trx: DB) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  return getHandle().transaction(fn, options);
+  return getHandle().transaction((trx) => {
+    writing.add(trx);
+    return fn(trx);
+  }, options);
+}
+
+// The executors writeTransaction has handed out, so that a write which must share its change's
+// transaction (the audit log's recordAudit) can refuse any other executor.
+const writing = new WeakSet<DB>();
+
+/** Whether executor is the one a writeTransaction gave its function. */
+export function isWriteTransaction(executor: DB): boolean {
+  return writing.has(executor);
 }
 
 /** An error that means the database is busy (locked, a lost serialisation race): 503, not 500. */

@@ -174,6 +174,24 @@ export interface ArticleDeskNotesTable {
   created_at: string;
 }
 
+/**
+ * Issue 25: the audit log (app/models/audit.server.ts), append-only. `user_id` and `username` are
+ * who acted at the time (no foreign key: an entry outlives its user); both null for the system.
+ */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  object_type: string | null;
+  object_id: string | null;
+  object_label: string | null;
+  ip: string | null;
+  /** A small JSON object (never a password, hash, token, session id or code). */
+  details: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -192,6 +210,7 @@ export interface Database {
   article_autosaves: ArticleAutosavesTable;
   preview_links: PreviewLinksTable;
   article_desk_notes: ArticleDeskNotesTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;

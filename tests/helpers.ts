@@ -2,8 +2,20 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { expect } from "vitest";
+import type { Actor } from "../app/models/audit.server";
 import { db, getSqlite } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
+
+/** Who the tests' own setup calls of model functions act as (the audit log records them as it would anyone). */
+export const TEST_ACTOR: Actor = { id: "test-setup", username: "test-setup", role: "admin", ip: null };
+
+/** A model's actor for a user: their id, username and role, and the address they act from. */
+export const actorOf = (user: Pick<Actor, "id" | "username" | "role">, ip: string | null = "203.0.113.9"): Actor => ({
+  id: user.id,
+  username: user.username,
+  role: user.role,
+  ip,
+});
 
 /** Migrates this test file's fresh database. */
 export async function migrated() {

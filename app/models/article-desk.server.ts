@@ -1,18 +1,16 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
-import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
 import { getArticleById, type ArticleView } from "./article-queries.server";
 import { setArticleStatus } from "./article-writes.server";
+import { recordAudit, SYSTEM, type Actor } from "./audit.server";
 
 // The editorial desk (issue 14, DESIGN §11): submit for review, return to the author with a note,
 // publish now or at a time (scheduled), and the scheduler that publishes what is due. The admin
 // screens (admin.articles.desk.$id.tsx) and the JSON calls (api.articles.$id.submit/return/publish)
 // call these same functions; permissions are checked here. Times are stored in UTC.
-
-type Actor = Pick<User, "id" | "role">;
 
 export const NOTE_MAX = 2_000;
 
@@ -48,9 +46,10 @@ export function futureTime(value: string, now = new Date()): string {
 }
 
 const isReporter = (actor: Actor) => actor.role === "reporter";
+const articleObject = (article: { id: string; title: string }) => ({ type: "article" as const, id: article.id, label: article.title });
 
 async function requireArticle(trx: DB, id: string) {
-  const row = await trx.selectFrom("articles").select(["id", "status", "author_id", "published_at"]).where("id", "=", id).executeTakeFirst();
+  const row = await trx.selectFrom("articles").select(["id", "status", "author_id", "published_at", "title"]).where("id", "=", id).executeTakeFirst();
   if (!row) throw new DomainError(404, DESK_TEXT.notFound);
   return row;
 }
@@ -86,6 +85,7 @@ export async function submitArticle({ actor, id, note }: { actor: Actor; id: str
     if (current.status !== "draft") throw new DomainError(409, DESK_TEXT.submitFromDraft);
     const at = await setStatus(trx, { actor, id, status: "review" });
     await addNote(trx, { id, actor, kind: "submit", text: note?.trim() || null, at });
+    await recordAudit(trx, { actor, action: "article.submit", object: articleObject(current), details: { from: current.status, to: "review" } });
   });
   return (await getArticleById({ id }))!;
 }
@@ -100,6 +100,7 @@ export async function returnArticle({ actor, id, note }: { actor: Actor; id: str
     if (current.status !== "review") throw new DomainError(409, DESK_TEXT.returnFromReview);
     const at = await setStatus(trx, { actor, id, status: "draft" });
     await addNote(trx, { id, actor, kind: "return", text, at });
+    await recordAudit(trx, { actor, action: "article.return", object: articleObject(current), details: { from: current.status, to: "draft" } });
   });
   return (await getArticleById({ id }))!;
 }
@@ -112,11 +113,17 @@ export async function returnArticle({ actor, id, note }: { actor: Actor; id: str
 export async function publishArticle({ actor, id, publishAt }: { actor: Actor; id: string; publishAt?: string | null }): Promise<ArticleView> {
   if (!publishAt) return setArticleStatus({ actor, id, status: "published" });
   const footprints = await writeTransaction(async (trx) => {
-    await requireArticle(trx, id);
+    const current = await requireArticle(trx, id);
     if (isReporter(actor)) throw new DomainError(403, DESK_TEXT.editorsOnly);
     const at = futureTime(publishAt);
     const before = await publicFootprint(trx, id);
     await setStatus(trx, { actor, id, status: "scheduled", publishedAt: at });
+    await recordAudit(trx, {
+      actor,
+      action: "article.schedule",
+      object: articleObject(current),
+      details: { from: current.status, to: "scheduled", publish_at: at },
+    });
     return [before, await publicFootprint(trx, id)];
   });
   await invalidateArticleChange(...footprints);
@@ -145,6 +152,14 @@ export async function publishDue({ now = new Date() }: { now?: Date } = {}): Pro
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) continue;
       ids.push(id);
+      // The site itself publishes a story that fell due (its scheduling was audited with its editor).
+      const { title } = await trx.selectFrom("articles").select("title").where("id", "=", id).executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        actor: SYSTEM,
+        action: "article.publish",
+        object: articleObject({ id, title }),
+        details: { from: "scheduled", to: "published", scheduled: true },
+      });
       footprints.push(await publicFootprint(trx, id));
     }
     return { ids, footprints };

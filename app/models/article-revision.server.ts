@@ -82,24 +82,29 @@ async function insertRevision(trx: DB, row: { articleId: string; authorId: strin
  * keptFields answered before the write (null for a new article: its first revision). Writes one
  * revision when a kept field changed and prunes the article's history to the newest 100. An
  * article saved before revisions existed (or seeded) first gets its previous text as a revision,
- * so that version can be compared and restored too.
+ * so that version can be compared and restored too. Answers the kept fields the save changed (the
+ * audit entry of the save names them).
  */
 export async function recordRevision(
   trx: DB,
   { articleId, actorId, before }: { articleId: string; actorId: string; before: Awaited<ReturnType<typeof keptFields>> | null },
-) {
+): Promise<(keyof KeptFields)[]> {
   const after = await keptFields(trx, articleId);
-  if (!after) return;
+  if (!after) return [];
   const fields = pickKept(after);
-  if (!before) return insertRevision(trx, { articleId, authorId: actorId, summary: FIRST_VERSION, fields });
+  if (!before) {
+    await insertRevision(trx, { articleId, authorId: actorId, summary: FIRST_VERSION, fields });
+    return [];
+  }
   const changed = changedFields(before, fields);
-  if (!changed.length) return;
+  if (!changed.length) return [];
   const any = await trx.selectFrom("article_revisions").select("id").where("article_id", "=", articleId).limit(1).executeTakeFirst();
   if (!any) {
     await insertRevision(trx, { articleId, authorId: before.updated_by, createdAt: before.updated_at, summary: FIRST_VERSION, fields: pickKept(before) });
   }
   await insertRevision(trx, { articleId, authorId: actorId, summary: summarise(changed), fields });
   await pruneRevisions(trx, articleId);
+  return changed;
 }
 
 /** Keeps the newest REVISIONS_KEPT revisions of an article. */

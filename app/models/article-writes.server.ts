@@ -4,6 +4,7 @@ import { db, writeTransaction, type DB } from "../../db/index";
 import type { User } from "../../db/schema";
 import { jsonArrayRows } from "../../db/sql/json";
 import { lowerCase } from "../../db/sql/text";
+import type { AuditAction } from "../utils/audit-actions";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
@@ -15,6 +16,7 @@ import { publishedAtNow, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
+import { recordAudit, type Actor } from "./audit.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -127,15 +129,13 @@ async function writeSearchRow(trx: DB, a: { id: string; title: string; subtitle:
     from articles where id = ${a.id}`.execute(trx);
 }
 
-type Actor = Pick<User, "id" | "role">;
-
 // DESIGN §5: admins and editors do everything; a reporter writes drafts, edits and deletes only
 // their own drafts (and, DESIGN §11, edits their own article in review), and never publishes,
 // schedules, unpublishes or archives.
-const isReporter = (actor: Actor) => actor.role === "reporter";
+const isReporter = (actor: Pick<User, "role">) => actor.role === "reporter";
 
 /** Whether actor may change this article at all (edit screen, PUT, DELETE). */
-export function canEditArticle(actor: Actor, article: { author_id?: string | null; author?: { id: string } | null; status: string }) {
+export function canEditArticle(actor: Pick<User, "id" | "role">, article: { author_id?: string | null; author?: { id: string } | null; status: string }) {
   if (!isReporter(actor)) return true;
   const authorId = article.author_id ?? article.author?.id ?? null;
   return authorId === actor.id && (article.status === "draft" || article.status === "review");
@@ -169,7 +169,7 @@ async function uniqueArticleSlug(trx: DB, title: string, exceptArticleId?: strin
 }
 
 /** The slow work of a save (image files, markdown rendering), done before the write lock. */
-async function prepareSave(input: ArticleInput, actor: Actor) {
+async function prepareSave(input: ArticleInput, actor: Pick<User, "id">) {
   const images = await storeEmbeddedImages(input, actor);
   return withEmbeddedImages(images, async () => {
     const { content, featuredImage } = images;
@@ -212,10 +212,25 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       tags: input.tags,
     });
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
+    await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
   await invalidateArticleChange(after);
   return (await getArticleById({ id }))!;
+}
+
+const articleObject = (id: string, title: string) => ({ type: "article" as const, id, label: title });
+
+/**
+ * The audit action of a change of status: publishing, taking off the site (or off the schedule),
+ * archiving; undefined when the status stays (or moves between unpublished ones: an edit).
+ */
+function statusAction(from: ArticleStatus, to: ArticleStatus): AuditAction | undefined {
+  if (from === to) return undefined;
+  if (to === "published") return "article.publish";
+  if (to === "archived") return "article.archive";
+  if (from === "published" || from === "scheduled") return "article.unpublish";
+  return undefined;
 }
 
 function conflict(current: { updated_at: string; editor_name?: string | null; editor_username?: string | null }) {
@@ -238,7 +253,18 @@ async function requireEditable(trx: DB, actor: Actor, id: string) {
  * version is refused (409) naming who saved the newer one. A published article whose slug
  * changes keeps its old slug as a 301 redirect.
  */
-export async function updateArticle({ actor, id, input }: { actor: Actor; id: string; input: ArticleInput }): Promise<ArticleView> {
+export async function updateArticle({
+  actor,
+  id,
+  input,
+  restoredFrom,
+}: {
+  actor: Actor;
+  id: string;
+  input: ArticleInput;
+  /** A revision restore (app/services/article-history.server.ts): its id, for the audit entry. */
+  restoredFrom?: number;
+}): Promise<ArticleView> {
   const before = await requireEditable(db, actor, id);
   saveStatus(actor, before.status, input.status); // issue 14: the desk's status rules
   if (input.version !== undefined && input.version !== before.version) throw conflict(before);
@@ -289,7 +315,22 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
-    await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
+    const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
+    if (slug !== current.slug) fields.push("slug");
+    // One entry per save that changed something: a restore, a change of status, or an edit.
+    const action = restoredFrom !== undefined ? "article.restore" : (statusAction(current.status, status) ?? "article.update");
+    if (fields.length || status !== current.status) {
+      await recordAudit(trx, {
+        actor,
+        action,
+        object: articleObject(id, input.title),
+        details: {
+          fields,
+          ...(status !== current.status && { from: current.status, to: status }),
+          ...(restoredFrom !== undefined && { revision: restoredFrom }),
+        },
+      });
+    }
     await clearAutosave({ articleId: id, userId: actor.id }, trx); // issue 15: saved for real
     return [before, await publicFootprint(trx, id)];
   }).catch(discardImagesAndRethrow(prepared));
@@ -298,8 +339,8 @@ export async function updateArticle({ actor, id, input }: { actor: Actor; id: st
 }
 
 /** One status change inside a transaction; answers the public footprints it changes. */
-async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: string; status: "published" | "draft" }) {
-  const current = await trx.selectFrom("articles").select(["id", "status", "published_at"]).where("id", "=", id).executeTakeFirst();
+async function changeStatus(trx: DB, { actor, id, status, bulk }: { actor: Actor; id: string; status: "published" | "draft"; bulk?: boolean }) {
+  const current = await trx.selectFrom("articles").select(["id", "status", "published_at", "title"]).where("id", "=", id).executeTakeFirst();
   if (!current) throw new DomainError(404, "Статтю не знайдено");
   if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
   if (current.status === status) return [];
@@ -316,17 +357,29 @@ async function changeStatus(trx: DB, { actor, id, status }: { actor: Actor; id: 
     })
     .where("id", "=", id)
     .execute();
+  await recordAudit(trx, {
+    actor,
+    action: status === "published" ? "article.publish" : "article.unpublish",
+    object: articleObject(id, current.title),
+    details: { from: current.status, to: status, ...(bulk && { bulk: true }) },
+  });
   return [before, await publicFootprint(trx, id)];
 }
 
 /** One delete inside a transaction; answers the title and the public footprint it removes. */
-async function removeArticle(trx: DB, { actor, id }: { actor: Actor; id: string }) {
+async function removeArticle(trx: DB, { actor, id, bulk }: { actor: Actor; id: string; bulk?: boolean }) {
   const current = await requireEditable(trx, actor, id);
   // DESIGN §5: a reporter deletes only their own drafts (editing in review, DESIGN §11, is not deleting).
   if (isReporter(actor) && current.status !== "draft") throw new DomainError(403, REPORTER_OWN_DRAFTS);
   const before = await publicFootprint(trx, id);
   await deleteSearchRow(trx, id);
   await trx.deleteFrom("articles").where("id", "=", id).execute();
+  await recordAudit(trx, {
+    actor,
+    action: "article.delete",
+    object: articleObject(id, current.title),
+    details: { status: current.status, ...(bulk && { bulk: true }) },
+  });
   return { title: current.title, before };
 }
 
@@ -345,8 +398,9 @@ export async function bulkArticleAction({ actor, ids, action }: { actor: Actor; 
   const footprints = await writeTransaction(async (trx) => {
     const all: (PublicFootprint | undefined)[] = [];
     for (const id of new Set(ids)) {
-      if (action === "delete") all.push((await removeArticle(trx, { actor, id })).before);
-      else all.push(...(await changeStatus(trx, { actor, id, status: action === "publish" ? "published" : "draft" })));
+      // One audit entry per article, marked as part of a bulk action.
+      if (action === "delete") all.push((await removeArticle(trx, { actor, id, bulk: true })).before);
+      else all.push(...(await changeStatus(trx, { actor, id, status: action === "publish" ? "published" : "draft", bulk: true })));
     }
     return all;
   });

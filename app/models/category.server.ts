@@ -4,6 +4,7 @@ import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import type { CategoryInput } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
+import { recordAudit, type Actor } from "./audit.server";
 
 // Categories (SPEC §3 'Category'). Reads used by the public site live here beside the newsroom's
 // writes, so both sides share one model.
@@ -91,7 +92,7 @@ async function slugTaken(trx: DB, slug: string, exceptId?: string) {
 }
 
 /** Creates a category; the slug comes from the name (unique), or is given (409 when taken). */
-export async function createCategory({ input }: { input: CategoryInput }): Promise<CategoryView> {
+export async function createCategory({ actor, input }: { actor: Actor; input: CategoryInput }): Promise<CategoryView> {
   const id = randomUUID();
   await writeTransaction(async (trx) => {
     let slug = input.slug;
@@ -99,15 +100,16 @@ export async function createCategory({ input }: { input: CategoryInput }): Promi
     slug ??= await firstFreeSlug(slugify(input.name) || "katehoriia", (s) => slugTaken(trx, s));
     const now = new Date().toISOString();
     await trx.insertInto("categories").values({ id, name: input.name, slug, description: input.description, created_at: now, updated_at: now }).execute();
+    await recordAudit(trx, { actor, action: "category.create", object: { type: "category", id, label: input.name }, details: { slug } });
   });
   invalidatePublicCache();
   return (await getCategoryById({ id }))!;
 }
 
 /** Changes name, description and (when given) slug; an empty slug keeps the current one. */
-export async function updateCategory({ id, input }: { id: string; input: CategoryInput }): Promise<CategoryView> {
+export async function updateCategory({ actor, id, input }: { actor: Actor; id: string; input: CategoryInput }): Promise<CategoryView> {
   await writeTransaction(async (trx) => {
-    const current = await trx.selectFrom("categories").select(["id", "slug"]).where("id", "=", id).executeTakeFirst();
+    const current = await trx.selectFrom("categories").select(["id", "slug", "name", "description"]).where("id", "=", id).executeTakeFirst();
     if (!current) throw new DomainError(404, "Категорію не знайдено");
     const slug = input.slug ?? current.slug;
     if (slug !== current.slug && (await slugTaken(trx, slug, id))) {
@@ -118,13 +120,26 @@ export async function updateCategory({ id, input }: { id: string; input: Categor
       .set({ name: input.name, description: input.description, slug, updated_at: new Date().toISOString() })
       .where("id", "=", id)
       .execute();
+    const fields = [
+      current.name !== input.name && "name",
+      (current.description ?? null) !== (input.description ?? null) && "description",
+      current.slug !== slug && "slug",
+    ].filter((f): f is string => Boolean(f));
+    // A save that changed nothing is not a change (the audit log records changes).
+    if (fields.length === 0) return;
+    await recordAudit(trx, {
+      actor,
+      action: "category.update",
+      object: { type: "category", id, label: input.name },
+      details: { fields, ...(current.name !== input.name && { from: current.name }) },
+    });
   });
   invalidatePublicCache();
   return (await getCategoryById({ id }))!;
 }
 
 /** Deletes an unused category; 409 while any article (of any status) still belongs to it. */
-export async function deleteCategory({ id }: { id: string }): Promise<void> {
+export async function deleteCategory({ actor, id }: { actor: Actor; id: string }): Promise<void> {
   await writeTransaction(async (trx) => {
     const current = await getCategoryById({ id }, trx);
     if (!current) throw new DomainError(404, "Категорію не знайдено");
@@ -135,6 +150,7 @@ export async function deleteCategory({ id }: { id: string }): Promise<void> {
       );
     }
     await trx.deleteFrom("categories").where("id", "=", id).execute();
+    await recordAudit(trx, { actor, action: "category.delete", object: { type: "category", id, label: current.name }, details: { slug: current.slug } });
   });
   invalidatePublicCache();
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { db, writeTransaction } from "../../db/index";
+import { db, writeTransaction, type DB } from "../../db/index";
 import type { BlockId } from "../../db/schema";
 import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import { articleRows } from "./article-queries.server";
+import { recordAudit, type Actor } from "./audit.server";
 
 // The homepage layout (SPEC §3 'Homepage config', §9): five blocks, each an ordered list of
 // article ids with a maximum. The public home reads it; the homepage editor writes it.
@@ -26,8 +27,8 @@ export const HOMEPAGE_BLOCKS: readonly BlockDefinition[] = [
 export const BLOCK_IDS = HOMEPAGE_BLOCKS.map((b) => b.id);
 
 /** The saved layout: article ids per block, in their order (empty lists for empty blocks). */
-export async function getHomepageLayout(): Promise<Record<BlockId, string[]>> {
-  const rows = await db.selectFrom("homepage_blocks").select(["block_id", "article_id"]).orderBy("block_id").orderBy("position").execute();
+export async function getHomepageLayout(executor: DB = db): Promise<Record<BlockId, string[]>> {
+  const rows = await executor.selectFrom("homepage_blocks").select(["block_id", "article_id"]).orderBy("block_id").orderBy("position").execute();
   const layout = Object.fromEntries(BLOCK_IDS.map((id) => [id, [] as string[]])) as Record<BlockId, string[]>;
   for (const row of rows) layout[row.block_id]?.push(row.article_id);
   return layout;
@@ -101,7 +102,7 @@ async function publishedIds(ids: string[], executor = db): Promise<Set<string>> 
  * Saves the whole layout (blocks not given become empty). Refuses with 422 when a block rule is
  * broken or an article id is unknown or not published; nothing is written then.
  */
-export async function saveHomepageLayout(blocks: { id: BlockId; articles: string[] }[]): Promise<HomepageLayout> {
+export async function saveHomepageLayout(blocks: { id: BlockId; articles: string[] }[], actor: Actor): Promise<HomepageLayout> {
   const errors = checkBlockRules(blocks);
   const firstError = Object.entries(errors)[0];
   if (firstError) throw new DomainError(422, firstError[1], firstError[0]);
@@ -116,6 +117,11 @@ export async function saveHomepageLayout(blocks: { id: BlockId; articles: string
         throw new DomainError(422, `Статтю ${missing} не знайдено серед опублікованих`, `blocks.${block.id}`);
       }
     }
+    const before = await getHomepageLayout(trx);
+    const changed = BLOCK_IDS.filter((id) => JSON.stringify(before[id]) !== JSON.stringify(layout[id]));
+    // A save that changed nothing is not a change (the audit log records changes).
+    if (changed.length)
+      await recordAudit(trx, { actor, action: "homepage.save", object: { type: "homepage", label: "Головна сторінка" }, details: { blocks: changed } });
     await trx.deleteFrom("homepage_blocks").execute();
     for (const id of BLOCK_IDS) {
       for (const [position, articleId] of layout[id].entries()) {

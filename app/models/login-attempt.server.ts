@@ -1,4 +1,6 @@
-import { db } from "../../db/index";
+import { db, writeTransaction } from "../../db/index";
+import type { User } from "../../db/schema";
+import { recordAudit } from "./audit.server";
 
 // Lockout (SECURITY.md 'Sign-in'), three rules, so nobody can keep a colleague out:
 // - one username from one address: `max` failures within 15 minutes of each other (since that
@@ -76,11 +78,58 @@ export async function getLockout({ username, ip, max }: { username: string; ip: 
   return longest ? { wait: Math.ceil(longest.ms / 1000), reason: longest.reason } : { wait: 0 };
 }
 
-export async function recordLoginAttempt({ username, ip, success }: { username: string; ip: string; success: boolean }) {
-  await db
-    .insertInto("login_attempts")
-    .values({ username: username.trim().toLowerCase(), ip, success: success ? 1 : 0, created_at: new Date().toISOString() })
-    .execute();
+/** How a checked sign-in ended: signed in, wrong username or password, or a deactivated account. */
+export type SignInOutcome = "ok" | "credentials" | "inactive";
+
+// A username as the audit log keeps it for a failed sign-in: only when it looks like one (what
+// UsernameSchema allows), so a password typed into the username box by mistake (most have capitals,
+// spaces or symbols) is not written down.
+const USERNAME_SHAPE = /^[a-z0-9_.-]{1,50}$/;
+
+/**
+ * Records one checked sign-in in one transaction: the attempt (the lockout counts it), the user's
+ * `last_login` when it succeeded, and its audit entry (`auth.sign_in` or `auth.sign_in_failed`
+ * with the reason). The password never reaches this function.
+ */
+export async function recordSignIn({
+  username,
+  ip,
+  user,
+  outcome,
+  via,
+}: {
+  username: string;
+  ip: string;
+  user?: Pick<User, "id" | "username">;
+  outcome: SignInOutcome;
+  via: "form" | "api";
+}): Promise<void> {
+  const name = username.trim().toLowerCase();
+  const now = new Date().toISOString();
+  const address = ip === "unknown" ? null : ip;
+  await writeTransaction(async (trx) => {
+    await trx
+      .insertInto("login_attempts")
+      .values({ username: name, ip, success: outcome === "credentials" ? 0 : 1, created_at: now })
+      .execute();
+    if (outcome === "ok" && user) {
+      await trx.updateTable("users").set({ last_login: now }).where("id", "=", user.id).execute();
+      await recordAudit(trx, {
+        actor: { id: user.id, username: user.username, ip: address },
+        action: "auth.sign_in",
+        object: { type: "user", id: user.id, label: user.username },
+        details: { via },
+      });
+      return;
+    }
+    const tried = user?.username ?? (USERNAME_SHAPE.test(name) ? name : null);
+    await recordAudit(trx, {
+      actor: { id: user?.id ?? null, username: tried, ip: address },
+      action: "auth.sign_in_failed",
+      object: user ? { type: "user", id: user.id, label: user.username } : undefined,
+      details: { via, reason: outcome, ...(tried === null && { unusual_username: true }) },
+    });
+  });
 }
 
 /** Drops attempts older than a day; called now and then so the table stays small. */

@@ -4,7 +4,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { basename, resolve, sep } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { db, uploadsDir, type DB } from "../../db/index";
+import { db, uploadsDir, writeTransaction, type DB } from "../../db/index";
 import type { Media } from "../../db/schema";
 import { contains, containsFolded } from "../../db/sql/text";
 import { daysBefore } from "../utils/dates";
@@ -13,6 +13,7 @@ import { MEDIA_TYPES, type MediaTypeFilter } from "../utils/media-types";
 import { VARIANT_WIDTHS } from "../utils/media-url";
 import type { Role } from "../utils/roles";
 import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
+import { recordAudit, type Actor } from "./audit.server";
 
 // The media library (SPEC §2 'Media library', §3 'Media item'; DESIGN §8; SECURITY.md 'Uploads').
 // Files live in DATA_DIR/uploads under random server-made names: /media/<name>.<ext> for the
@@ -117,10 +118,12 @@ export const REFUSAL = {
  * Checks and stores one image: type from the bytes, 5 MB, the pixel limit, dimensions read with
  * sharp, WebP variants for VARIANT_WIDTHS (never enlarged), a `media` row. Refusals throw
  * DomainError(422) with a Ukrainian message naming the file and the reason; nothing is left on
- * disk or in the database then.
+ * disk or in the database then. With `actor`, the upload is a staff action of its own (the media
+ * library, the editor's file field): its row and its `media.upload` audit entry commit together.
+ * Without, it is part of something else (an article save's embedded images, a script).
  */
 export async function storeImage(
-  { bytes, fileName, userId }: { bytes: Buffer | Uint8Array; fileName: string; userId: string | null },
+  { bytes, fileName, userId, actor }: { bytes: Buffer | Uint8Array; fileName: string; userId: string | null; actor?: Actor },
   executor: DB = db,
 ): Promise<MediaItem> {
   const name = cleanFileName(fileName);
@@ -170,20 +173,29 @@ export async function storeImage(
     }
     const id = randomUUID();
     const now = new Date().toISOString();
-    await executor
-      .insertInto("media")
-      .values({
-        id,
-        file_name: name,
-        stored_path: storedName,
-        mime: type.mime,
-        size: buffer.byteLength,
-        width,
-        height,
-        uploaded_by: userId,
-        created_at: now,
-      })
-      .execute();
+    const insert = (trx: DB) =>
+      trx
+        .insertInto("media")
+        .values({
+          id,
+          file_name: name,
+          stored_path: storedName,
+          mime: type.mime,
+          size: buffer.byteLength,
+          width,
+          height,
+          uploaded_by: userId,
+          created_at: now,
+        })
+        .execute();
+    if (actor) {
+      await writeTransaction(async (trx) => {
+        await insert(trx);
+        await recordAudit(trx, { actor, action: "media.upload", object: { type: "media", id, label: name }, details: { size: buffer.byteLength } });
+      });
+    } else {
+      await insert(executor);
+    }
     return {
       id,
       name,
@@ -291,20 +303,27 @@ export function canDeleteMedia(user: { id: string; role: Role }, item: Pick<Medi
 }
 
 /**
- * Deletes media items (row, original and variants). 404 when one is missing, 403 when the user
- * may not delete one; nothing is deleted then.
+ * Deletes media items (row, original and variants), one `media.delete` audit entry per item in the
+ * same transaction. 404 when one is missing, 403 when the user may not delete one; nothing is
+ * deleted then. The files go once the rows are gone for good (after the commit).
  */
-export async function deleteMedia({ ids, user }: { ids: string[]; user: { id: string; role: Role } }, executor: DB = db): Promise<number> {
+export async function deleteMedia({ ids, user }: { ids: string[]; user: Actor }): Promise<number> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return 0;
-  const rows = await executor.selectFrom("media").selectAll().where("id", "in", unique).execute();
-  if (rows.length !== unique.length) throw new DomainError(404, "Файл не знайдено");
-  for (const row of rows) {
-    if (!canDeleteMedia(user, toMediaItem(row))) {
-      throw new DomainError(403, `Ви можете видаляти лише власні файли («${row.file_name}» завантажив інший користувач)`);
+  const rows = await writeTransaction(async (trx) => {
+    const rows = await trx.selectFrom("media").selectAll().where("id", "in", unique).execute();
+    if (rows.length !== unique.length) throw new DomainError(404, "Файл не знайдено");
+    for (const row of rows) {
+      if (!canDeleteMedia(user, toMediaItem(row))) {
+        throw new DomainError(403, `Ви можете видаляти лише власні файли («${row.file_name}» завантажив інший користувач)`);
+      }
     }
-  }
-  await executor.deleteFrom("media").where("id", "in", unique).execute();
+    await trx.deleteFrom("media").where("id", "in", unique).execute();
+    for (const row of rows) {
+      await recordAudit(trx, { actor: user, action: "media.delete", object: { type: "media", id: row.id, label: row.file_name }, details: { size: row.size } });
+    }
+    return rows;
+  });
   for (const row of rows) {
     for (const name of [row.stored_path, ...variantNames(row.stored_path)]) {
       const path = storedFilePath(name);
@@ -344,15 +363,16 @@ export async function discardStoredMedia(items: Pick<MediaItem, "id" | "url">[],
 export const MEDIA_ALT_MAX = 200;
 
 /** Sets an item's alt text (issue 17): the uploader, an editor or an admin, as for a delete. */
-export async function setMediaAlt(
-  { id, alt, user }: { id: string; alt: string | null; user: { id: string; role: Role } },
-  executor: DB = db,
-): Promise<MediaItem> {
-  const item = await getMedia({ id }, executor);
-  if (!item) throw new DomainError(404, "Файл не знайдено");
-  if (!canDeleteMedia(user, item)) throw new DomainError(403, "Ви можете змінювати лише власні файли");
-  await executor.updateTable("media").set({ alt }).where("id", "=", id).execute();
-  return { ...item, alt };
+export async function setMediaAlt({ id, alt, user }: { id: string; alt: string | null; user: Actor }): Promise<MediaItem> {
+  return writeTransaction(async (trx) => {
+    const item = await getMedia({ id }, trx);
+    if (!item) throw new DomainError(404, "Файл не знайдено");
+    if (!canDeleteMedia(user, item)) throw new DomainError(403, "Ви можете змінювати лише власні файли");
+    if (item.alt === alt) return item;
+    await trx.updateTable("media").set({ alt }).where("id", "=", id).execute();
+    await recordAudit(trx, { actor: user, action: "media.update", object: { type: "media", id, label: item.name }, details: { fields: ["alt"] } });
+    return { ...item, alt };
+  });
 }
 
 /**

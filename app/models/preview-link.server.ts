@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { db, writeTransaction } from "../../db/index";
+import { db, writeTransaction, type DB } from "../../db/index";
+import { recordAudit, type Actor } from "./audit.server";
 
 // Preview links (issue 15, DESIGN §11): `/preview/{token}` shows an article, in any status, as
 // readers would see it, to someone outside the newsroom. The token is 32 random bytes (base64url);
@@ -12,23 +13,36 @@ export const PREVIEW_DAYS = 7;
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
-/** A new link for the article, replacing any earlier one: the token is returned once, never stored. */
-export async function createPreviewLink({ articleId, actorId, now = new Date() }: { articleId: string; actorId: string; now?: Date }) {
+const articleObject = async (trx: DB, articleId: string) => {
+  const row = await trx.selectFrom("articles").select("title").where("id", "=", articleId).executeTakeFirst();
+  return { type: "article" as const, id: articleId, label: row?.title ?? null };
+};
+
+/**
+ * A new link for the article, replacing any earlier one: the token is returned once, never stored
+ * (nor written in the audit entry: it opens the article).
+ */
+export async function createPreviewLink({ articleId, actor, now = new Date() }: { articleId: string; actor: Actor; now?: Date }) {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + PREVIEW_DAYS * 24 * 60 * 60 * 1000).toISOString();
   await writeTransaction(async (trx) => {
     await trx.deleteFrom("preview_links").where("article_id", "=", articleId).execute();
     await trx
       .insertInto("preview_links")
-      .values({ token_hash: hashOf(token), article_id: articleId, created_by: actorId, created_at: now.toISOString(), expires_at: expiresAt })
+      .values({ token_hash: hashOf(token), article_id: articleId, created_by: actor.id, created_at: now.toISOString(), expires_at: expiresAt })
       .execute();
+    await recordAudit(trx, { actor, action: "article.preview_link", object: await articleObject(trx, articleId), details: { expires_at: expiresAt } });
   });
   return { token, expires_at: expiresAt };
 }
 
 /** Ends the article's preview link, if it has one. */
-export async function revokePreviewLink({ articleId }: { articleId: string }): Promise<void> {
-  await db.deleteFrom("preview_links").where("article_id", "=", articleId).execute();
+export async function revokePreviewLink({ articleId, actor }: { articleId: string; actor: Actor }): Promise<void> {
+  await writeTransaction(async (trx) => {
+    const result = await trx.deleteFrom("preview_links").where("article_id", "=", articleId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return;
+    await recordAudit(trx, { actor, action: "article.preview_link_revoke", object: await articleObject(trx, articleId) });
+  });
 }
 
 /** The article a live token opens, or undefined (unknown, malformed, revoked or expired alike). */

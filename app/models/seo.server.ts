@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { db, writeTransaction } from "../../db/index";
-import type { User } from "../../db/schema";
 import { getEnv } from "../utils/env.server";
 import { DomainError } from "../utils/errors";
 import { countArticles } from "./article-queries.server";
+import { recordAudit, type Actor } from "./audit.server";
 import { getSettings, saveSettings } from "./settings.server";
 
 const KEEP_SUBMISSIONS = 50;
@@ -60,23 +60,24 @@ function ourUrl(raw: string, field: string): string {
   return url.href;
 }
 
-async function record(kind: "sitemap" | "url", url: string, user: User) {
+async function record(kind: "sitemap" | "url", url: string, user: Actor) {
   await writeTransaction(async (trx) => {
     const { items } = await getSettings("submissions", trx);
     const next = [{ kind, url, at: new Date().toISOString(), by: user.username }, ...items].slice(0, KEEP_SUBMISSIONS);
     await saveSettings("submissions", { items: next }, trx);
+    await recordAudit(trx, { actor: user, action: "seo.submit", object: { type: "seo", label: url }, details: { kind } });
   });
 }
 
 /** Records a sitemap submission (our own sitemap unless told otherwise); returns its URL. */
-export async function submitSitemap({ sitemapUrl, user }: { sitemapUrl?: string; user: User }): Promise<string> {
+export async function submitSitemap({ sitemapUrl, user }: { sitemapUrl?: string; user: Actor }): Promise<string> {
   const url = ourUrl(sitemapUrl ?? `${getEnv().PUBLIC_URL}/api/seo/sitemap.xml`, "sitemap_url");
   await record("sitemap", url, user);
   return url;
 }
 
 /** Records one page submitted for indexing; it must be a page of this site. */
-export async function submitUrl({ url, user }: { url: string; user: User }): Promise<string> {
+export async function submitUrl({ url, user }: { url: string; user: Actor }): Promise<string> {
   const checked = ourUrl(url, "url");
   await record("url", checked, user);
   return checked;

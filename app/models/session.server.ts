@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Insertable } from "kysely";
-import { db } from "../../db/index";
+import { db, writeTransaction } from "../../db/index";
 import type { SessionsTable } from "../../db/schema";
+import { recordAudit } from "./audit.server";
 
 // The sessions table (DESIGN §6, SECURITY.md 'Sessions'): a row per signed-in cookie or bearer
 // token, keyed by the token's SHA-256; the token itself never reaches the database. The cookie
@@ -27,6 +28,31 @@ export async function updateSessionData({ id, data }: { id: string; data: string
 
 export async function deleteSession({ id }: { id: string }): Promise<void> {
   await db.deleteFrom("sessions").where("id", "=", id).execute();
+}
+
+/**
+ * Sign-out: ends one session and records who signed out (`auth.sign_out`) in one transaction.
+ * Nothing is written when the session is already gone (expired, or ended by another door).
+ */
+export async function signOut({ id, ip }: { id: string; ip: string | null }): Promise<void> {
+  // Most sign-outs without a live session (a second click, an expired cookie) take no write lock.
+  if (!(await findSession({ id }))) return;
+  await writeTransaction(async (trx) => {
+    const row = await trx
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select(["sessions.kind", "users.id as userId", "users.username"])
+      .where("sessions.id", "=", id)
+      .executeTakeFirst();
+    if (!row) return;
+    await trx.deleteFrom("sessions").where("id", "=", id).execute();
+    await recordAudit(trx, {
+      actor: { id: row.userId, username: row.username, ip },
+      action: "auth.sign_out",
+      object: { type: "user", id: row.userId, label: row.username },
+      details: { via: row.kind === "bearer" ? "api" : "form" },
+    });
+  });
 }
 
 /** Ends every session of a user (deactivation, password change), optionally sparing one token. */

@@ -4,6 +4,7 @@ import { invalidatePublicCache } from "../page-store/page-cache.server";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
+import { recordAudit, type Actor } from "./audit.server";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9
 // defaults, so a missing or older row reads as a complete, valid object.
@@ -185,22 +186,46 @@ export const SettingsFormSchema = z
     return Object.fromEntries(SETTINGS_GROUPS.map((key) => [key, pick(groups[key])])) as SiteSettings;
   });
 
-/** Saves every group in one transaction; public pages show the change at once. */
-export async function saveSiteSettings(settings: SiteSettings): Promise<void> {
+/** The fields that differ between two values of one group, as `group.field`. */
+function changedKeys(group: string, before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => `${group}.${field}`);
+}
+
+/**
+ * Saves every group in one transaction, with one audit entry naming the keys that changed (never
+ * their values: a verification code is a setting too); public pages show the change at once.
+ */
+export async function saveSiteSettings(settings: SiteSettings, actor: Actor): Promise<void> {
   await writeTransaction(async (trx) => {
-    for (const key of SETTINGS_GROUPS) await saveSettings(key, settings[key] as never, trx);
+    const keys: string[] = [];
+    for (const key of SETTINGS_GROUPS) {
+      const before = await getSettings(key, trx);
+      await saveSettings(key, settings[key] as never, trx);
+      keys.push(...changedKeys(key, before, await getSettings(key, trx)));
+    }
+    if (keys.length) await recordAudit(trx, { actor, action: "settings.save", object: { type: "settings", label: "Налаштування сайту" }, details: { keys } });
   });
   invalidatePublicCache();
 }
 
 /** PUT /api/seo/settings: the given fields over the stored ones, validated as a whole. */
-export async function updateSeoSettings(changes: Record<string, unknown>): Promise<{ ok: true; seo: SeoSettings } | { ok: false; errors: FieldErrors }> {
+export async function updateSeoSettings(
+  changes: Record<string, unknown>,
+  actor: Actor,
+): Promise<{ ok: true; seo: SeoSettings } | { ok: false; errors: FieldErrors }> {
   const current = await getSettings("seo");
   const parsed = SeoSettingsSchema.safeParse({ ...current, ...changes });
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   // Nothing to change (only unknown fields, or the stored values again): nothing is written.
   if (JSON.stringify(parsed.data) === JSON.stringify(current)) return { ok: true, seo: parsed.data };
-  await writeTransaction((trx) => saveSettings("seo", parsed.data, trx));
+  await writeTransaction(async (trx) => {
+    const before = await getSettings("seo", trx);
+    await saveSettings("seo", parsed.data, trx);
+    const keys = changedKeys("seo", before, parsed.data);
+    if (keys.length) await recordAudit(trx, { actor, action: "settings.save", object: { type: "settings", label: "Налаштування SEO" }, details: { keys } });
+  });
   invalidatePublicCache();
   return { ok: true, seo: parsed.data };
 }

@@ -6,6 +6,7 @@ import type { User } from "../../db/schema";
 import { isCommonPassword } from "../utils/common-passwords.server";
 import { DomainError } from "../utils/errors";
 import { ROLES, type Role } from "../utils/roles";
+import { recordAudit, type Actor } from "./audit.server";
 import { revokeUserSessions } from "./session.server";
 
 // SECURITY.md 'Passwords': cost >= 10; bcrypt ignores bytes past 72, so longer is refused.
@@ -112,10 +113,6 @@ export async function verifyLogin({ username, password }: { username: string; pa
   return ok && user ? user : undefined;
 }
 
-export async function recordLogin({ id }: { id: string }): Promise<void> {
-  await db.updateTable("users").set({ last_login: new Date().toISOString() }).where("id", "=", id).execute();
-}
-
 // ---------------------------------------------------------------------------------------------
 // User management (SPEC §2 'Users', DESIGN §5): one schema and one function per operation, used
 // by the /admin/users screen and the /api/users endpoints alike.
@@ -184,7 +181,7 @@ async function keepAnActiveAdmin(trx: DB, target: User, message: string) {
 }
 
 /** Creates a staff account; 409 when the username is taken. */
-export async function addUser(input: UserCreate): Promise<User> {
+export async function addUser(input: UserCreate, actor: Actor): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   return writeTransaction(async (trx) => {
     if (await getUserByUsername({ username: input.username }, trx)) {
@@ -206,15 +203,18 @@ export async function addUser(input: UserCreate): Promise<User> {
       updated_at: now,
     };
     await trx.insertInto("users").values(user).execute();
+    await recordAudit(trx, { actor, action: "user.create", object: userObject(user), details: { role: user.role } });
     return user;
   });
 }
+
+const userObject = (user: Pick<User, "id" | "username">) => ({ type: "user" as const, id: user.id, label: user.username });
 
 /**
  * Changes a user. An admin cannot deactivate themselves; the last active admin can be neither
  * demoted nor deactivated. Deactivation or a new password ends the user's other sessions.
  */
-export async function updateUser({ actor, actorToken, id, changes }: { actor: User; actorToken?: string; id: string; changes: UserUpdate }): Promise<User> {
+export async function updateUser({ actor, actorToken, id, changes }: { actor: Actor; actorToken?: string; id: string; changes: UserUpdate }): Promise<User> {
   const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
   const updated = await writeTransaction(async (trx) => {
     const target = await requireTarget(trx, id);
@@ -238,7 +238,9 @@ export async function updateUser({ actor, actorToken, id, changes }: { actor: Us
       })
       .where("id", "=", id)
       .execute();
-    return requireTarget(trx, id);
+    const after = await requireTarget(trx, id);
+    await auditUserChanges(trx, { actor, before: target, after, passwordChanged: Boolean(passwordHash) });
+    return after;
   });
   if (changes.is_active === false || passwordHash) {
     await revokeUserSessions({ userId: id, except: id === actor.id ? actorToken : undefined });
@@ -246,13 +248,39 @@ export async function updateUser({ actor, actorToken, id, changes }: { actor: Us
   return updated;
 }
 
+/**
+ * The audit entries of one user change: one per kind of change it made (role, activation, password,
+ * other fields by name), none when it changed nothing. Never a password or its hash.
+ */
+async function auditUserChanges(trx: DB, { actor, before, after, passwordChanged }: { actor: Actor; before: User; after: User; passwordChanged: boolean }) {
+  const object = userObject(after);
+  if (before.role !== after.role) {
+    await recordAudit(trx, { actor, action: "user.role_change", object, details: { from: before.role, to: after.role } });
+  }
+  if (before.is_active !== after.is_active) {
+    await recordAudit(trx, { actor, action: after.is_active === 1 ? "user.activate" : "user.deactivate", object });
+  }
+  if (passwordChanged) await recordAudit(trx, { actor, action: "user.password_change", object });
+  const fields = (
+    [
+      ["email", "email"],
+      ["name", "full_name"],
+      ["bio", "bio"],
+    ] as const
+  )
+    .filter(([column]) => before[column] !== after[column])
+    .map(([, field]) => field);
+  if (fields.length) await recordAudit(trx, { actor, action: "user.update", object, details: { fields } });
+}
+
 /** Deletes a user (their articles stay, without an author). Not yourself, not the last admin. */
-export async function deleteUser({ actor, id }: { actor: User; id: string }): Promise<void> {
+export async function deleteUser({ actor, id }: { actor: Actor; id: string }): Promise<void> {
   await writeTransaction(async (trx) => {
     const target = await requireTarget(trx, id);
     if (target.id === actor.id) throw new DomainError(403, "Не можна видалити власний обліковий запис");
     await keepAnActiveAdmin(trx, target, "Не можна видалити останнього активного адміністратора");
     await trx.deleteFrom("users").where("id", "=", id).execute();
+    await recordAudit(trx, { actor, action: "user.delete", object: userObject(target), details: { role: target.role } });
   });
 }
 
@@ -275,7 +303,7 @@ export type ProfileChanges = z.infer<typeof ProfileSchema>;
  * Changes the signed-in user's own profile. A new email or password needs the current password;
  * a new password ends every other session of theirs (the one in use, `sessionToken`, stays).
  */
-export async function updateOwnProfile({ user, sessionToken, changes }: { user: User; sessionToken?: string; changes: ProfileChanges }): Promise<User> {
+export async function updateOwnProfile({ user, sessionToken, changes }: { user: User & Actor; sessionToken?: string; changes: ProfileChanges }): Promise<User> {
   const emailChanged = changes.email !== user.email;
   if (changes.new_password || emailChanged) {
     if (!changes.current_password) {

@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const FAILED = { create: "Failed to create category", update: "Failed to update category", delete: "Failed to delete category" } as const;
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, ["admin", "editor"]);
+  const actor = await requireRole(request, ["admin", "editor"]);
   const form = await request.formData();
   const intent = formIntent(form, ["create", "update", "delete"]);
   const id = String(form.get("id") ?? "");
@@ -44,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const category = await getCategoryById({ id });
       if (!category) throw new DomainError(404, "Категорію не знайдено");
       if (form.get("confirmed") !== "1") return { ok: true as const, intent, confirm: { id, name: category.name } };
-      await deleteCategory({ id });
+      await deleteCategory({ actor, id });
       return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно видалено`);
     }
     const parsed = parseForm(CategoryInputSchema, {
@@ -54,10 +54,10 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
     if (intent === "create") {
-      const category = await createCategory({ input: parsed.data });
+      const category = await createCategory({ actor, input: parsed.data });
       return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно створено`);
     }
-    const category = await updateCategory({ id, input: parsed.data });
+    const category = await updateCategory({ actor, id, input: parsed.data });
     return redirectWithFlash(request, "/admin/categories", `Категорію «${category.name}» успішно оновлено`);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

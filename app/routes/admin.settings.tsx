@@ -56,10 +56,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, SCREEN_ROLES["/admin/settings"]);
+  const actor = await requireRole(request, SCREEN_ROLES["/admin/settings"]);
   const parsed = parseForm(SettingsFormSchema, await request.formData());
   if (!parsed.ok) return formFailure(parsed, 422);
-  await saveSiteSettings(parsed.data);
+  await saveSiteSettings(parsed.data, actor);
   return { ok: true as const, savedAt: Date.now() };
 }
 

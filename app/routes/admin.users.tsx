@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
         password: text(form, "password"),
       });
       if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
-      const user = await addUser(parsed.data);
+      const user = await addUser(parsed.data, actor);
       return done(request, `Користувача ${user.username} створено`);
     }
     if (intent === "update") {

@@ -16,14 +16,14 @@ export const loader = apiRoute(async ({ request, params }: LoaderFunctionArgs) =
 export const action = apiRoute(async ({ request, params }: ActionFunctionArgs) => {
   const id = params.id ?? "";
   if (request.method === "PUT") {
-    await requireRole(request, ["admin", "editor"]);
+    const actor = await requireRole(request, ["admin", "editor"]);
     if (!(await getCategoryById({ id }))) return apiError(404, "Категорію не знайдено");
     const input = await parseJsonBody(request, CategoryInputSchema);
-    return apiJson(await updateCategory({ id, input }));
+    return apiJson(await updateCategory({ actor, id, input }));
   }
   if (request.method === "DELETE") {
-    await requireRole(request, ["admin", "editor"]);
-    await deleteCategory({ id });
+    const actor = await requireRole(request, ["admin", "editor"]);
+    await deleteCategory({ actor, id });
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
   }
   return methodNotAllowed(["GET", "PUT", "DELETE"]);

@@ -15,7 +15,7 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
 /** POST /api/categories/ (name, description, optional slug) → 201; admins and editors. */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  await requireRole(request, ["admin", "editor"]);
+  const actor = await requireRole(request, ["admin", "editor"]);
   const input = await parseJsonBody(request, CategoryInputSchema);
-  return apiJson(await createCategory({ input }), { status: 201 });
+  return apiJson(await createCategory({ actor, input }), { status: 201 });
 });

@@ -17,7 +17,7 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
  */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
-  await requireRole(request, EDITORS);
+  const actor = await requireRole(request, EDITORS);
   const { blocks } = await parseJsonBody(request, HomepageConfigSchema);
-  return apiJson(toHomepageConfig(await saveHomepageLayout(blocks)));
+  return apiJson(toHomepageConfig(await saveHomepageLayout(blocks, actor)));
 });

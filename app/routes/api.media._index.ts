@@ -32,7 +32,7 @@ export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   const user = await requireUser(request);
   let result;
   try {
-    result = await parseImageUpload(request, { userId: user.id });
+    result = await parseImageUpload(request, { actor: user });
   } catch (error) {
     if (error instanceof NotMultipartError) {
       return apiError(415, "Очікується multipart/form-data з файлами зображень");

@@ -16,10 +16,10 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
 /** PUT /api/seo/settings: any of the eight fields; others keep their values (admin only). */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
-  await requireRole(request, ["admin"]);
+  const actor = await requireRole(request, ["admin"]);
   const body = await parseJsonBody(request, BodySchema);
   const changes = Object.fromEntries(Object.entries(body).filter(([key]) => SEO_FIELDS.includes(key)));
-  const result = await updateSeoSettings(changes);
+  const result = await updateSeoSettings(changes, actor);
   if (!result.ok) return apiError(422, "Перевірте правильність полів", { errors: result.errors });
   return apiJson({ data: result.seo });
 });

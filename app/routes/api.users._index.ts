@@ -14,7 +14,7 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
 /** POST /api/users/ → 201 with the new user. */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  await requireRole(request, ["admin"]);
+  const actor = await requireRole(request, ["admin"]);
   const input = await parseJsonBody(request, UserCreateSchema);
-  return apiJson(toUserView(await addUser(input)), { status: 201 });
+  return apiJson(toUserView(await addUser(input, actor)), { status: 201 });
 });

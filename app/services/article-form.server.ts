@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "@remix-run/node";
-import type { User } from "../../db/schema";
 import { createArticle, getArticleById, updateArticle } from "../models/article.server";
+import type { Actor } from "../models/audit.server";
 import { storeImage } from "../models/media.server";
 import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
@@ -39,7 +39,7 @@ const text = (form: FormData, name: string) => {
 };
 
 /** The featured image chosen in the form's file input, stored in the media library. */
-async function storeFeaturedFile(file: File, userId: string): Promise<string> {
+async function storeFeaturedFile(file: File, actor: Actor): Promise<string> {
   if (!file.type.startsWith("image/")) throw new DomainError(422, MESSAGES.fileNotImage, "featured_image_file");
   if (file.size > LIMITS.imageBytes) throw new DomainError(422, MESSAGES.fileTooLarge, "featured_image_file");
   let bytes: Buffer;
@@ -49,7 +49,7 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
     throw new DomainError(422, MESSAGES.fileReadError, "featured_image_file");
   }
   try {
-    return (await storeImage({ bytes, fileName: file.name, userId })).url;
+    return (await storeImage({ bytes, fileName: file.name, userId: actor.id, actor })).url;
   } catch (error) {
     if (error instanceof DomainError) throw new DomainError(422, error.message, "featured_image_file");
     // An image the decoder cannot read is the SPEC's 'File loading error', not a server failure.
@@ -58,7 +58,7 @@ async function storeFeaturedFile(file: File, userId: string): Promise<string> {
   }
 }
 
-export async function handleEditorAction({ request, actor, id, context }: { request: Request; actor: User; id?: string; context?: AppLoadContext }) {
+export async function handleEditorAction({ request, actor, id, context }: { request: Request; actor: Actor; id?: string; context?: AppLoadContext }) {
   const noResult = {
     preview: null as string | null,
     created: null as { id: string; message: string } | null,
@@ -120,7 +120,7 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     // The file is stored once the rest is valid; its URL stays in the form if the save fails.
     const file = form.get("featured_image_file");
     if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {
-      parsed.data.featured_image = values.featured_image = await storeFeaturedFile(file, actor.id);
+      parsed.data.featured_image = values.featured_image = await storeFeaturedFile(file, actor);
     }
     if (!id) {
       const article = await createArticle({ actor, input: parsed.data });

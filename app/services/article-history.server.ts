@@ -1,6 +1,7 @@
 import type { User } from "../../db/schema";
 import { getRevision, listRevisions, pickKept } from "../models/article-revision.server";
 import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
+import type { Actor } from "../models/audit.server";
 import { getCategoryById, listCategories } from "../models/category.server";
 import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
 import { CpuBudgetError, runCpuJob } from "../utils/cpu-pool.server";
@@ -15,10 +16,10 @@ import { getBaseUrl } from "./public-site.server";
 // save through updateArticle, so permissions, the version rule, sanitising, the new revision and
 // the page-cache invalidation all happen once, there.
 
-type Actor = Pick<User, "id" | "role">;
+type Reader = Pick<User, "id" | "role">;
 
 /** The article, when actor may edit it: 404 unknown, 403 not theirs to edit. */
-export async function requireEditableArticle(actor: Actor, articleId: string): Promise<ArticleView> {
+export async function requireEditableArticle(actor: Reader, articleId: string): Promise<ArticleView> {
   const article = await getArticleById({ id: articleId });
   if (!article) throw new DomainError(404, "Статтю не знайдено");
   if (!canEditArticle(actor, article)) throw new DomainError(403, "Недостатньо прав для цієї статті");
@@ -36,12 +37,12 @@ export async function requireArticleToEdit(request: Request, articleId: string) 
   }
 }
 
-export async function articleRevisions({ actor, articleId, skip, limit }: { actor: Actor; articleId: string; skip: number; limit: number }) {
+export async function articleRevisions({ actor, articleId, skip, limit }: { actor: Reader; articleId: string; skip: number; limit: number }) {
   await requireEditableArticle(actor, articleId);
   return listRevisions({ articleId, skip, limit });
 }
 
-export async function articleRevision({ actor, articleId, revisionId }: { actor: Actor; articleId: string; revisionId: number }) {
+export async function articleRevision({ actor, articleId, revisionId }: { actor: Reader; articleId: string; revisionId: number }) {
   await requireEditableArticle(actor, articleId);
   return getRevision({ articleId, revisionId });
 }
@@ -75,6 +76,7 @@ export async function restoreRevision({ actor, articleId, revisionId, version }:
   return updateArticle({
     actor,
     id: articleId,
+    restoredFrom: rev.id,
     input: {
       title: rev.title,
       subtitle: rev.subtitle,
@@ -101,9 +103,9 @@ export async function restoreRevision({ actor, articleId, revisionId, version }:
 export async function articlePreviewLink({ actor, articleId, revoke }: { actor: Actor; articleId: string; revoke?: boolean }) {
   const article = await requireEditableArticle(actor, articleId);
   if (revoke) {
-    await revokePreviewLink({ articleId: article.id });
+    await revokePreviewLink({ articleId: article.id, actor });
     return { url: null, expires_at: null, revoked: true as const };
   }
-  const link = await createPreviewLink({ articleId: article.id, actorId: actor.id });
+  const link = await createPreviewLink({ articleId: article.id, actor });
   return { url: `${await getBaseUrl()}/preview/${link.token}`, expires_at: link.expires_at };
 }

@@ -2,9 +2,10 @@ import { redirect } from "@remix-run/node";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { z } from "zod";
 import type { User } from "../../db/schema";
-import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
+import type { Actor } from "../models/audit.server";
+import { getLockout, recordSignIn } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
-import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
+import { getUserById, verifyLogin } from "../models/user.server";
 import { warmCpuPool } from "../utils/cpu-pool.server";
 import { apiError, isApiRequest } from "../utils/http.server";
 import type { Role } from "../utils/roles";
@@ -36,10 +37,16 @@ export async function getUser(request: Request): Promise<User | undefined> {
   return user;
 }
 
-/** The signed-in user; otherwise a redirect to the login page (screens) or 401 (API). */
-export async function requireUser(request: Request): Promise<User> {
+/**
+ * The signed-in person as models take them (`actor`): their row plus the address of this request,
+ * so a model can record who did what from where (the audit log) without seeing the Request.
+ */
+export type StaffUser = User & Pick<Actor, "ip">;
+
+/** The signed-in user (with the request's address); otherwise a redirect to the login page (screens) or 401 (API). */
+export async function requireUser(request: Request): Promise<StaffUser> {
   const user = await getUser(request);
-  if (user) return user;
+  if (user) return { ...user, ip: actorAddress(request) };
   if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
@@ -47,15 +54,21 @@ export async function requireUser(request: Request): Promise<User> {
 }
 
 /** The signed-in user when their role is one of roles; otherwise 403 (DESIGN §5). */
-export async function requireRole(request: Request, roles: readonly Role[]): Promise<User> {
+export async function requireRole(request: Request, roles: readonly Role[]): Promise<StaffUser> {
   const user = await requireUser(request);
   if (roles.includes(user.role)) return user;
   if (isApiRequest(request)) throw apiError(403, "Заборонено: недостатньо прав");
   throw new Response("Access Denied", { status: 403, statusText: "Forbidden" });
 }
 
+/** The client address (the `x-client-ip` server.ts sets from the trust-proxy setting), "unknown" when none: lockout and view keys. */
 export function clientAddress(request: Request): string {
   return getClientIPAddress(request) ?? "unknown";
+}
+
+/** The client address for an actor and the audit log, or null when unknown. */
+export function actorAddress(request: Request): string | null {
+  return getClientIPAddress(request) ?? null;
 }
 
 export type LoginResult = { ok: true; user: User } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
@@ -94,12 +107,13 @@ export async function authenticate({ username, password, request }: { username: 
     };
   }
   const user = await verifyLogin({ username, password });
-  await recordLoginAttempt({ username, ip, success: Boolean(user) });
+  const outcome = !user ? "credentials" : user.is_active !== 1 ? "inactive" : "ok";
+  // The attempt, last_login and the audit entry in one transaction (the password goes no further).
+  await recordSignIn({ username, ip, user, outcome, via: isApiRequest(request) ? "api" : "form" });
   if (!user) return { ok: false, status: 401, message: LOGIN_FAILED };
-  if (user.is_active !== 1) {
+  if (outcome === "inactive") {
     return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
   }
-  await recordLogin({ id: user.id });
   warmCpuPool();
   return { ok: true, user };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { User } from "../../db/schema";
 import { DESK_TEXT, NOTE_MAX, publishArticle, returnArticle, submitArticle } from "../models/article-desk.server";
 import { getArticleById, setArticleStatus } from "../models/article.server";
+import type { Actor } from "../models/audit.server";
 import { kyivLocalToIso } from "../utils/dates";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
@@ -21,7 +21,7 @@ const DeskFormSchema = z.object({
   when: z.enum(["now", "at"]).default("at"),
 });
 
-export async function handleDeskAction({ request, actor, id }: { request: Request; actor: User; id: string }) {
+export async function handleDeskAction({ request, actor, id }: { request: Request; actor: Actor; id: string }) {
   let form: FormData;
   try {
     form = await request.formData();

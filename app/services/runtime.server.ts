@@ -5,6 +5,7 @@ import { closeDatabase, dataDir, db, engine, getHandle, uploadsDir } from "../..
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
+import { pruneAuditLog } from "../models/audit.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
 import { pruneExpiredSessions } from "../models/session.server";
 import { stopCpuPool } from "../utils/cpu-pool.server";
@@ -23,7 +24,8 @@ import { flushViews } from "./view-counter.server";
 // the page cache, the view counter, the sanitiser worker, the settings cache).
 
 const OPTIMIZE_EVERY_MS = 6 * 3_600_000;
-// Expired sessions and old sign-in attempts are useless rows: both tables would grow forever.
+// Expired sessions and old sign-in attempts are useless rows: both tables would grow forever. The
+// audit log keeps a year (SECURITY.md 'Audit log'); this prune is its only deletion.
 const PRUNE_EVERY_MS = 3_600_000;
 
 let jobs: ReturnType<typeof setInterval>[] = [];
@@ -93,10 +95,11 @@ async function startDatabase(): Promise<void> {
   await getHandle().analyze();
 }
 
-/** Deletes expired sessions and sign-in attempts older than a day. */
+/** Deletes expired sessions, sign-in attempts older than a day and audit entries older than a year. */
 async function prune(): Promise<void> {
   await pruneExpiredSessions();
   await pruneLoginAttempts();
+  await pruneAuditLog();
 }
 
 /**
@@ -106,7 +109,8 @@ async function prune(): Promise<void> {
  */
 function startJobs(): void {
   stopJobs();
-  const pruneLogged = () => prune().catch((error) => console.error(`Pruning sessions and sign-in attempts failed: ${(error as Error)?.message ?? error}`));
+  const pruneLogged = () =>
+    prune().catch((error) => console.error(`Pruning sessions, sign-in attempts and the audit log failed: ${(error as Error)?.message ?? error}`));
   void pruneLogged();
   jobs = [
     setInterval(

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
-import { deleteSession, findSession, insertSession, tokenHash, touchSession, updateSessionData } from "../models/session.server";
+import { getClientIPAddress } from "remix-utils/get-client-ip-address";
+import { deleteSession, findSession, insertSession, signOut, tokenHash, touchSession, updateSessionData } from "../models/session.server";
 import { getSettings } from "../models/settings.server";
 import { getEnv } from "../utils/env.server";
 
@@ -115,10 +116,15 @@ export function sessionStorage() {
  * clears the cookie, when there was one.
  */
 export async function endSession(request: Request): Promise<string | undefined> {
+  // The sign-out is recorded with the session's end, in its transaction (the audit log).
+  const ip = getClientIPAddress(request) ?? null;
   const token = request.headers.get("Authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (token) await revokeSessionToken(token);
+  if (token) await signOut({ id: tokenHash(token), ip });
   if (!request.headers.get("Cookie")?.includes("__session=")) return undefined;
-  return sessionStorage().destroySession(await getSession(request));
+  const session = await getSession(request);
+  if (session.id) await signOut({ id: tokenHash(session.id), ip });
+  // The row is gone already; this clears the cookie.
+  return sessionStorage().destroySession(session);
 }
 
 export async function getSession(request: Request): Promise<Session<SessionData, FlashData>> {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
+import type { Actor } from "../models/audit.server";
 import { MAX_IMAGE_BYTES, REFUSAL, cleanFileName, storeImage, uploadsDir, type MediaItem } from "../models/media.server";
 import { DomainError } from "../utils/errors";
 import { MAX_FILES_PER_REQUEST } from "../utils/upload-limits";
@@ -48,13 +49,13 @@ function rejection(name: string, error: unknown): Rejection {
 
 /**
  * Parses a multipart request with busboy: every file part is checked and stored with storeImage
- * for `userId`, one after another in the order of the form; text fields (up to 10 KB each) come
+ * for `actor` (each recorded in the audit log with its row), one after another in the order of the form; text fields (up to 10 KB each) come
  * back in `fields`. Throws NotMultipartError when the body is not
  * multipart/form-data, UploadAbortedError when it ends early or is malformed, and FieldTooLargeError
  * for a text field over 10 KB. File names are taken as sent (quotes, `=`, `;`, Cyrillic: a real
  * user's file name uploads) and cleaned by cleanFileName.
  */
-export async function parseImageUpload(request: Request, { userId }: { userId: string | null }): Promise<UploadResult> {
+export async function parseImageUpload(request: Request, { actor }: { actor: Actor }): Promise<UploadResult> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data;\s*boundary=/i.test(type)) throw new NotMultipartError("not multipart");
   if (!request.body) throw new UploadAbortedError("no body");
@@ -110,7 +111,7 @@ export async function parseImageUpload(request: Request, { userId }: { userId: s
         return;
       }
       try {
-        const item = await storeImage({ bytes: await readFile(temp), fileName: name, userId });
+        const item = await storeImage({ bytes: await readFile(temp), fileName: name, userId: actor.id, actor });
         stored.push(item);
       } catch (error) {
         rejected.push(rejection(name, error));

@@ -44,3 +44,26 @@ export function kyivLocalToIso(value: string): string | null {
 export function isoToKyivLocal(iso: string | null | undefined): string {
   return iso ? format(iso, "yyyy-MM-dd'T'HH:mm", { in: kyiv }) : "";
 }
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The moment a Kyiv calendar day ('2026-11-25') begins, as UTC ISO ('2026-11-24T22:00:00.000Z');
+ * with `next`, the moment the day after begins (an inclusive 'to' day as an exclusive bound).
+ * Null when malformed or not a real date (the audit log's date filters, issue 25).
+ */
+export function kyivDayStart(day: string, { next = false } = {}): string | null {
+  const m = DAY_RE.exec(day.trim());
+  if (!m) return null;
+  const [y, mo, d] = m.slice(1).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || y < 1970 || y > 9999) return null;
+  const at = new TZDate(y, mo - 1, d, 0, 0, 0, "Europe/Kyiv");
+  if (Number.isNaN(at.getTime()) || at.getDate() !== d) return null;
+  if (next) at.setDate(d + 1);
+  return new Date(at.getTime()).toISOString();
+}
+
+/** Today's Kyiv calendar day, 'yyyy-MM-dd'. */
+export function kyivToday(now: Date | number = Date.now()): string {
+  return format(now, "yyyy-MM-dd", { in: kyiv });
+}

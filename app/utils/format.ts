@@ -15,3 +15,8 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function formatDate(iso: string | null | undefined): string {
   return iso ? format(iso, "MMM d, yyyy", { in: kyiv }) : "";
 }
+
+/** '2026-11-22 14:05:09' in Kyiv time (the audit log: seconds matter), or '—'. */
+export function formatDateTimeSeconds(iso: string | null | undefined): string {
+  return iso ? format(iso, "yyyy-MM-dd HH:mm:ss", { in: kyiv }) : "—";
+}

@@ -14,6 +14,7 @@ export const SCREEN_ROLES = {
   "/admin/homepage": EDITORS,
   "/admin/users": ADMINS,
   "/admin/settings": ADMINS,
+  "/admin/audit": ADMINS,
   "/admin/seo/analytics": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -23,7 +23,9 @@ await migrateToLatest(db);
 const editor = await createUser({ username: "bench", email: "b@example.com", password: "long-enough", role: "editor" });
 const categories: string[] = [];
 for (const name of ["Космос", "Медицина", "Технології", "Біологія", "Довкілля"]) {
-  categories.push((await createCategory({ input: { name, description: null, slug: undefined } })).id);
+  categories.push(
+    (await createCategory({ actor: { id: "bench", username: "bench", role: "admin", ip: null }, input: { name, description: null, slug: undefined } })).id,
+  );
 }
 
 const ARTICLES = 10_000;

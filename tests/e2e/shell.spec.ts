@@ -12,6 +12,7 @@ const SCREENS: [string, string][] = [
   ["/admin/categories", "Категорії"],
   ["/admin/analytics", "Аналітика"],
   ["/admin/settings", "Налаштування"],
+  ["/admin/audit", "Журнал дій"],
   ["/admin/seo", "SEO аналітика"],
   ["/admin/seo/analytics", "SEO аналітика"],
 ];
@@ -20,7 +21,7 @@ test.describe("admin shell", () => {
   test("sidebar, section title, welcome line and avatar menu", async ({ page }) => {
     await signIn(page, "admin");
     const nav = page.getByRole("navigation", { name: "Адмін-меню" });
-    for (const label of ["Панель керування", "Статті", "Редактор головної", "Медіа", "Користувачі", "Категорії", "Аналітика", "Налаштування"]) {
+    for (const label of ["Панель керування", "Статті", "Редактор головної", "Медіа", "Користувачі", "Категорії", "Аналітика", "Налаштування", "Журнал дій"]) {
       await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
     // The SEO group expands to the SEO analytics link.
@@ -53,9 +54,9 @@ test.describe("admin shell", () => {
     await expect(page.getByRole("link", { name: "Статті", exact: true })).toHaveClass(/active/);
   });
 
-  test("the users and settings screens are for admins only", async ({ page }) => {
+  test("the users, settings and audit log screens are for admins only", async ({ page }) => {
     await signIn(page, "editor");
-    for (const path of ["/admin/users", "/admin/settings"]) {
+    for (const path of ["/admin/users", "/admin/settings", "/admin/audit"]) {
       const res = await page.goto(path);
       expect(res?.status()).toBe(403);
       await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();

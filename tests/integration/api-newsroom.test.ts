@@ -4,7 +4,7 @@ import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { MESSAGES } from "../../app/utils/newsroom-rules";
 import { db } from "../../db/index";
-import { migrated, request, tokenFor } from "../helpers";
+import { migrated, request, TEST_ACTOR, tokenFor } from "../helpers";
 
 // /api/articles and /api/categories through the real production build (SPEC §7, DESIGN §5, §7).
 
@@ -54,8 +54,8 @@ describe("newsroom API", () => {
       await createUser({ username, email: `${username}@example.com`, password: "correct-horse", role, name: username.toUpperCase() });
     }
     [admin, editor, reporter, reporter2] = await Promise.all(["boss", "eddie", "rita", "rob"].map(tokenFor));
-    science = (await createCategory({ input: { name: "Наука і техніка", description: null, slug: undefined } })).id;
-    empty = (await createCategory({ input: { name: "Порожня", description: "нічого", slug: undefined } })).id;
+    science = (await createCategory({ actor: TEST_ACTOR, input: { name: "Наука і техніка", description: null, slug: undefined } })).id;
+    empty = (await createCategory({ actor: TEST_ACTOR, input: { name: "Порожня", description: "нічого", slug: undefined } })).id;
   });
 
   it("creates an article (201): transliterated unique slug, tags, rendered HTML, search row", async () => {

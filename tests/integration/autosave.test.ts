@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { db } from "../../db/index";
-import { migrated, sendJson, tokenFor } from "../helpers";
+import { migrated, sendJson, TEST_ACTOR, tokenFor } from "../helpers";
 
 // Issue 15: the editor's server-side autosave copy, one per article and user, offered back only
 // while newer than the saved article, cleared by that user's save, for who may edit the article.
@@ -22,7 +22,7 @@ describe("server-side autosave", () => {
       await createUser({ username, email: `${username}@example.com`, password: "correct-horse", role });
     }
     [editor, admin, reporter] = await Promise.all(["eddie", "boss", "rita"].map(tokenFor));
-    science = (await createCategory({ input: { name: "Наука", description: null, slug: undefined } })).id;
+    science = (await createCategory({ actor: TEST_ACTOR, input: { name: "Наука", description: null, slug: undefined } })).id;
   });
 
   it("keeps one copy per article and user, offers it while newer than the saved text, and a save clears it", async () => {

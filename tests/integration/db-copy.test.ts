@@ -58,7 +58,19 @@ describe.runIf(onPostgres)("npm run db:copy", () => {
     // Rowids are kept (the search index shares them), tags keep their order.
     const file = new SQLite(join(source, "news.db"), { readonly: true });
     const before = file.prepare("select rowid from articles where id = ?").get(articleId) as { rowid: number };
+    // Every table came along (one left out of COPIED_TABLES would be lost in a move), the audit log too.
+    const tables = (
+      file
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like 'kysely%' and name not like 'articles_fts%'",
+        )
+        .all() as {
+        name: string;
+      }[]
+    ).map((t) => t.name);
     file.close();
+    expect(report.tables.map((t) => t.table).sort()).toEqual(tables.sort());
+    expect(report.tables.find((t) => t.table === "audit_log")!.rows).toBeGreaterThan(0);
     const after = await rowOf<{ rowid: number }>(target, "select rowid from articles where id = ?", articleId);
     expect(after.rowid).toBe(before.rowid);
 
@@ -80,6 +92,9 @@ describe.runIf(onPostgres)("npm run db:copy", () => {
       });
       expect(next.status).toBe(201);
       expect(next.json.tags).toEqual(["LIGO", "новий тег"]);
+      // Its audit entry took a fresh id after the copied ones.
+      const entry = await rowOf<{ n: number }>(target, "select count(*) as n from audit_log where action = 'article.create' and object_id = ?", next.json.id);
+      expect(Number(entry.n)).toBe(1);
       const rowid = await rowOf<{ rowid: number }>(target, "select rowid from articles where id = ?", next.json.id);
       expect(rowid.rowid).toBeGreaterThan(after.rowid);
     } finally {

@@ -10,8 +10,8 @@ import { DomainError } from "../../app/utils/errors";
 import { db, writeTransaction } from "../../db/index";
 import { migrated } from "../helpers";
 
-const editor = { id: "u-editor", role: "editor" as const };
-const reporter = { id: "u-reporter", role: "reporter" as const };
+const editor = { id: "u-editor", username: "u-editor", role: "editor" as const, ip: null };
+const reporter = { id: "u-reporter", username: "u-reporter", role: "reporter" as const, ip: null };
 
 async function article(id: string, authorId = reporter.id) {
   await writeTransaction((trx) =>

@@ -4,7 +4,7 @@ import { checkBlockRules, getHomepageLayout, HOMEPAGE_BLOCKS, saveHomepageLayout
 import { createUser } from "../../app/models/user.server";
 import { applyLayoutOp } from "../../app/routes/admin.homepage/homepage-ops";
 import { db, writeTransaction } from "../../db/index";
-import { migrated, request, tokenFor } from "../helpers";
+import { migrated, request, TEST_ACTOR, tokenFor } from "../helpers";
 
 // The block rules (SPEC §5 'Homepage blocks') and GET/PUT /api/homepage/config.
 
@@ -140,7 +140,7 @@ describe("/api/homepage/config", () => {
       expect((await res.json()).detail).toBeTruthy();
     }
     expect(await layoutRows()).toEqual(before);
-    await expect(saveHomepageLayout([{ id: "featured", articles: [draft] }])).rejects.toMatchObject({ status: 422 });
+    await expect(saveHomepageLayout([{ id: "featured", articles: [draft] }], TEST_ACTOR)).rejects.toMatchObject({ status: 422 });
   });
 
   it("400 for malformed JSON, 415 for another content type, 413 for a huge body, 405 for POST", async () => {

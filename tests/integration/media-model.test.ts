@@ -156,7 +156,7 @@ describe("media.server", () => {
     expect(stats.lastWeek).toBe(all.total);
     expect(stats.bytes).toBe(all.data.reduce((sum, m) => sum + m.size, 0));
 
-    const reporter = { id: userId, role: "reporter" as const };
+    const reporter = { id: userId, username: "repo", role: "reporter" as const, ip: null };
     const refused = await deleteMedia({ ids: [mine.id, theirs.id], user: reporter }).then(
       () => null,
       (e) => e,
@@ -169,7 +169,7 @@ describe("media.server", () => {
     expect(uploadsFiles().filter((f) => f.startsWith(stem))).toHaveLength(4);
     expect(await deleteMedia({ ids: [mine.id], user: reporter })).toBe(1);
     expect(uploadsFiles().filter((f) => f.startsWith(stem))).toEqual([]);
-    expect(await deleteMedia({ ids: [theirs.id], user: { id: userId, role: "editor" } })).toBe(1);
+    expect(await deleteMedia({ ids: [theirs.id], user: { id: userId, username: "repo", role: "editor", ip: null } })).toBe(1);
     expect(await mediaCount()).toBe(all.total - 2);
   });
 });

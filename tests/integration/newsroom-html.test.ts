@@ -4,7 +4,7 @@ import { createCategory } from "../../app/models/category.server";
 import { createUser } from "../../app/models/user.server";
 import { sessionStorage } from "../../app/services/session.server";
 import { writeTransaction } from "../../db/index";
-import { migrated, request } from "../helpers";
+import { migrated, request, TEST_ACTOR } from "../helpers";
 
 // A long server-rendered Cyrillic page must be valid UTF-8 without NUL bytes: React 18.3's
 // stream writer pads a chunk with zero bytes when a multi-byte character does not fit, which
@@ -16,7 +16,7 @@ describe("server-rendered HTML", () => {
   beforeAll(async () => {
     await migrated();
     const user = await createUser({ username: "eddie", email: "e@example.com", password: "correct-horse", role: "editor", name: "Редактор" });
-    const category = await createCategory({ input: { name: "Наука", description: null, slug: undefined } });
+    const category = await createCategory({ actor: TEST_ACTOR, input: { name: "Наука", description: null, slug: undefined } });
     await writeTransaction(async (trx) => {
       for (let i = 0; i < 40; i++) {
         const title = `Стаття номер ${i}: ${"дослідження ".repeat(1 + (i % 7))}галактик і клітин`;

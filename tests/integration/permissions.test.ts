@@ -56,6 +56,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/seo/analytics": EDITOR_SCREEN,
   "/admin/settings": ADMIN_SCREEN,
   "/admin/users": ADMIN_SCREEN,
+  "/admin/audit": ADMIN_SCREEN, // issue 25: the audit log and its CSV
+  "/admin/audit.csv": ADMIN_SCREEN,
   "/admin/profile": STAFF_SCREEN, // everyone edits their own
   "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
   "/api/auth/login": WRITE_ONLY_API,
@@ -92,6 +94,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/seo/search-console/submit-sitemap": WRITE_ONLY_API,
   "/api/users": ADMIN_API,
   "/api/users/:id": ADMIN_API,
+  "/api/audit": ADMIN_API,
 };
 
 let server: RunningServer;
@@ -116,6 +119,8 @@ async function digest(): Promise<string> {
       ["homepage_blocks", "*"],
       ["settings", "key, value"],
       ["slug_redirects", "*"],
+      // A refused write records nothing either (issue 25).
+      ["audit_log", "id, action, object_id"],
     ] as const),
   );
 }

@@ -3,7 +3,7 @@ import { getSettings, getSiteSettings, saveSiteSettings, SettingsFormSchema } fr
 import { createUser } from "../../app/models/user.server";
 import { parseForm } from "../../app/utils/forms.server";
 import { db } from "../../db/index";
-import { migrated, postJson, request } from "../helpers";
+import { migrated, postJson, request, TEST_ACTOR } from "../helpers";
 
 const tokens: Record<string, string> = {};
 const put = (body: unknown, who = "admin") =>
@@ -106,7 +106,7 @@ describe("settings", () => {
     if (!ok.ok) return;
     expect(ok.data.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false });
     expect(ok.data.security).toEqual({ session_timeout: 30, max_login_attempts: 3 });
-    await saveSiteSettings(ok.data);
+    await saveSiteSettings(ok.data, TEST_ACTOR);
     expect((await getSettings("security")).max_login_attempts).toBe(3);
 
     form.set("posts_per_page", "7");

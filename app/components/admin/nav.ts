@@ -8,6 +8,7 @@ export const ADMIN_NAV = [
   { to: "/admin/categories", label: "Категорії" },
   { to: "/admin/analytics", label: "Аналітика" },
   { to: "/admin/settings", label: "Налаштування" },
+  { to: "/admin/audit", label: "Журнал дій" },
 ] as const;
 
 export const SEO_NAV = { group: "SEO", to: "/admin/seo/analytics", label: "SEO аналітика" } as const;

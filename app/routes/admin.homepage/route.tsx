@@ -62,7 +62,7 @@ const int = (value: FormDataEntryValue | null) => {
 const str = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, SCREEN_ROLES["/admin/homepage"]);
+  const actor = await requireRole(request, SCREEN_ROLES["/admin/homepage"]);
   const form = await request.formData();
   const intent = formIntent(form, ["save", "add", "remove", "up", "down"]);
   if (!intent) return failed(UNKNOWN_INTENT, 400);
@@ -75,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
         parsed = undefined;
       }
       if (!parsed?.success) return failed(SAVE_FAILED, 422);
-      const layout = await saveHomepageLayout(parsed.data.blocks);
+      const layout = await saveHomepageLayout(parsed.data.blocks, actor);
       return data({ ok: true as const, message: SAVED, layout });
     }
     // Without JavaScript each change is applied to the saved layout at once.
@@ -90,7 +90,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const current = (await getPublishedLayout()) as Layout;
     const result = applyLayoutOp(HOMEPAGE_BLOCKS, current, op);
     if (!result.ok) return failed(result.reason, 422);
-    await saveHomepageLayout(BLOCK_IDS.map((id) => ({ id, articles: result.layout[id] ?? [] })));
+    await saveHomepageLayout(
+      BLOCK_IDS.map((id) => ({ id, articles: result.layout[id] ?? [] })),
+      actor,
+    );
     return redirectWithFlash(request, "/admin/homepage", SAVED);
   } catch (error) {
     if (error instanceof DomainError) {

@@ -78,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     try {
-      const { stored, rejected } = await parseImageUpload(request, { userId: user.id });
+      const { stored, rejected } = await parseImageUpload(request, { actor: user });
       if (stored.length + rejected.length === 0) return formFailure({ formError: "Оберіть хоча б одне зображення" }, 200, NOTHING_STORED);
       if (!stored.length) return formFailure({}, 422, { ...NOTHING_STORED, rejected });
       return data({ ok: true as const, intent: "upload" as const, stored, rejected });
