@@ -4,6 +4,7 @@ import * as imageText from "../migrations/2026_11_24_000017_image_text";
 import * as reviewSchedule from "../migrations/2026_11_24_000018_review_schedule";
 import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_previews";
 import * as articleColumns from "../migrations/2026_11_24_000020_article_columns";
+import * as twoFactor from "../migrations/2026_11_25_000021_two_factor";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_24_000018_review_schedule": reviewSchedule,
   "2026_11_24_000019_revisions_previews": revisionsPreviews,
   "2026_11_24_000020_article_columns": articleColumns,
+  "2026_11_25_000021_two_factor": twoFactor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,7 +3,7 @@ import { announceChange, databaseChangeVersion, dataDir, db, writeTransaction, t
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
 import { invalidatePublicCache } from "../utils/page-cache.server";
-import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
+import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS, TWO_FACTOR_OPTIONS } from "../utils/settings-options";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9
 // defaults, so a missing or older row reads as a complete, valid object.
@@ -17,6 +17,8 @@ export const SecuritySettingsSchema = z.object({
     .number()
     .pipe(z.union([z.literal(3), z.literal(5), z.literal(10)]))
     .default(5),
+  // Issue 25: whose sign-in asks for a second factor (docs/decisions/023).
+  two_factor_required: z.enum(TWO_FACTOR_OPTIONS, { errorMap: () => ({ message: "Оберіть, для кого двофакторна перевірка обов'язкова" }) }).default("nobody"),
 });
 export type SecuritySettings = z.infer<typeof SecuritySettingsSchema>;
 

@@ -112,6 +112,11 @@ export async function verifyLogin({ username, password }: { username: string; pa
   return ok && user ? user : undefined;
 }
 
+/** Whether `password` is the user's (a person confirming a change of their own, e.g. turning off two-factor). */
+export function passwordMatches({ user, password }: { user: User; password: string }): Promise<boolean> {
+  return bcrypt.compare(password, user.password_hash);
+}
+
 export async function recordLogin({ id }: { id: string }): Promise<void> {
   await db.updateTable("users").set({ last_login: new Date().toISOString() }).where("id", "=", id).execute();
 }

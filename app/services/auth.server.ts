@@ -1,16 +1,19 @@
 import { redirect } from "@remix-run/node";
-import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { z } from "zod";
 import type { User } from "../../db/schema";
-import { getLockout, recordLoginAttempt } from "../models/login-attempt.server";
+import { getLockout, recordLoginAttempt, type LockoutReason } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, recordLogin, verifyLogin } from "../models/user.server";
+import { LOGIN_PATH, TWO_FACTOR_PATH } from "../utils/auth-paths";
 import { apiError, isApiRequest } from "../utils/http.server";
 import { warmSanitizer } from "../utils/markdown.server";
 import type { Role } from "../utils/roles";
-import { getSession, readSessionToken } from "./session.server";
+import { clientAddress, readSessionToken, sessionCookieToken } from "./session.server";
+import { checkSecondFactor, hasTwoFactor, mustEnrol } from "./two-factor.server";
 
-export const LOGIN_PATH = "/admin/login";
+export { clientAddress };
+
+export { LOGIN_PATH };
 
 /** The bearer token of an API request (header only, never the query string). */
 export function bearerToken(request: Request): string | undefined {
@@ -21,13 +24,10 @@ export function bearerToken(request: Request): string | undefined {
 
 /** The signed-in, active user of this request (bearer token or session cookie), or undefined. */
 export async function getUser(request: Request): Promise<User | undefined> {
-  const token = bearerToken(request);
-  let userId: string | undefined;
-  if (token) {
-    userId = (await readSessionToken(token))?.user_id;
-  } else if (request.headers.get("Cookie")?.includes("__session=")) {
-    userId = (await getSession(request)).get("userId");
-  }
+  const token = bearerToken(request) ?? (await sessionCookieToken(request));
+  if (!token) return undefined;
+  // The session notes where it was last seen from (the profile's list of sessions, issue 25).
+  const userId = (await readSessionToken(token, { ip: clientAddress(request) }))?.user_id;
   if (!userId) return undefined;
   const user = await getUserById({ id: userId });
   if (!user || user.is_active !== 1) return undefined;
@@ -36,14 +36,27 @@ export async function getUser(request: Request): Promise<User | undefined> {
   return user;
 }
 
-/** The signed-in user; otherwise a redirect to the login page (screens) or 401 (API). */
-export async function requireUser(request: Request): Promise<User> {
+export const ENROL_FIRST = "Спершу налаштуйте двофакторну перевірку: адміністратор сайту вимагає її для вашої ролі.";
+
+/**
+ * The signed-in user; otherwise a redirect to the login page (screens) or 401 (API). A person whom
+ * Settings → Security requires to use a second factor and who has not enrolled gets nothing else
+ * until they do: screens send them to enrolment, the API answers 403 (docs/decisions/023). Only
+ * the enrolment screen itself and sign-out pass `{ enrolling: true }`.
+ */
+export async function requireUser(request: Request, { enrolling = false }: { enrolling?: boolean } = {}): Promise<User> {
   const user = await getUser(request);
-  if (user) return user;
-  if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
-  const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
-  throw redirect(`${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`);
+  if (!user) {
+    if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
+    const url = new URL(request.url);
+    const redirectTo = `${url.pathname}${url.search}`;
+    throw redirect(`${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`);
+  }
+  if (!enrolling && (await mustEnrol(user))) {
+    if (isApiRequest(request)) throw apiError(403, ENROL_FIRST);
+    throw redirect(TWO_FACTOR_PATH);
+  }
+  return user;
 }
 
 /** The signed-in user when their role is one of roles; otherwise 403 (DESIGN §5). */
@@ -54,11 +67,15 @@ export async function requireRole(request: Request, roles: readonly Role[]): Pro
   throw new Response("Access Denied", { status: 403, statusText: "Forbidden" });
 }
 
-export function clientAddress(request: Request): string {
-  return getClientIPAddress(request) ?? "unknown";
-}
-
-export type LoginResult = { ok: true; user: User } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+/**
+ * A password that was right. `next` says what sign-in still needs: nothing (`signed-in`), the
+ * person's second-factor code (`code`: nothing is recorded as a success yet, so failed codes and
+ * failed passwords add up to one lockout), or enrolment, which Settings → Security requires of them
+ * (`enrol`).
+ */
+export type LoginResult =
+  { ok: true; user: User; next: "signed-in" | "code" | "enrol" } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+export type Refusal = Extract<LoginResult, { ok: false }>;
 
 export const LOGIN_FAILED = "Невірне ім'я користувача або пароль";
 
@@ -81,25 +98,58 @@ export const LoginSchema = z.object({
  */
 export async function authenticate({ username, password, request }: { username: string; password: string; request: Request }): Promise<LoginResult> {
   const ip = clientAddress(request);
-  const { max_login_attempts } = await getSettings("security");
-  const { wait, reason } = await getLockout({ username, ip, max: max_login_attempts });
-  if (wait > 0) {
-    const minutes = Math.ceil(wait / 60);
-    const why = reason === "username" ? " для цього користувача: дозволено одну спробу на хвилину" : "";
-    return {
-      ok: false,
-      status: 429,
-      retryAfter: wait,
-      message: `Забагато невдалих спроб входу${why}. Спробуйте знову через ${minutes} хв.`,
-    };
-  }
+  const locked = await lockedOut(username, ip);
+  if (locked) return locked;
   const user = await verifyLogin({ username, password });
-  await recordLoginAttempt({ username, ip, success: Boolean(user) });
-  if (!user) return { ok: false, status: 401, message: LOGIN_FAILED };
-  if (user.is_active !== 1) {
-    return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
+  if (!user) {
+    await recordLoginAttempt({ username, ip, success: false });
+    return { ok: false, status: 401, message: LOGIN_FAILED };
   }
+  if (user.is_active !== 1) {
+    await recordLoginAttempt({ username, ip, success: true });
+    return { ok: false, status: 403, message: ACCOUNT_OFF };
+  }
+  // A right password alone does not end the failures of someone with a second factor: only their
+  // code does (else the password would reset the count and codes could be guessed for ever).
+  if (await hasTwoFactor({ userId: user.id })) return { ok: true, user, next: "code" };
+  await recordLoginAttempt({ username, ip, success: true });
   await recordLogin({ id: user.id });
   warmSanitizer();
-  return { ok: true, user };
+  return { ok: true, user, next: (await mustEnrol(user)) ? "enrol" : "signed-in" };
+}
+
+const ACCOUNT_OFF = "Обліковий запис вимкнено. Зверніться до адміністратора.";
+export const CODE_FAILED = "Код не підійшов: він невірний, застарів або вже був використаний. Введіть новий код із застосунку або код відновлення.";
+export const CODE_UNREADABLE =
+  "Код із застосунку зараз не можна перевірити: ключ двофакторної перевірки на сервері більше не читається. Увійдіть із кодом відновлення й налаштуйте перевірку знову.";
+
+/** The lockout's refusal for this username from this address (SECURITY.md 'Lockout'), or undefined. */
+async function lockedOut(username: string, ip: string): Promise<Refusal | undefined> {
+  const { max_login_attempts } = await getSettings("security");
+  const { wait, reason } = await getLockout({ username, ip, max: max_login_attempts });
+  return wait > 0 ? lockoutRefusal(wait, reason) : undefined;
+}
+
+function lockoutRefusal(wait: number, reason: LockoutReason | undefined): Refusal {
+  const minutes = Math.ceil(wait / 60);
+  const why = reason === "username" ? " для цього користувача: дозволено одну спробу на хвилину" : "";
+  return { ok: false, status: 429, retryAfter: wait, message: `Забагато невдалих спроб входу${why}. Спробуйте знову через ${minutes} хв.` };
+}
+
+/**
+ * The second step of a sign-in (the form's code screen and `otp` of POST /api/auth/login): the same
+ * lockout as the password, then the code; a wrong code counts as a failed sign-in of that username
+ * from that address, a right one as the success that ends the count.
+ */
+export async function verifySecondStep({ user, code, request }: { user: User; code: string; request: Request }): Promise<{ ok: true } | Refusal> {
+  const ip = clientAddress(request);
+  const locked = await lockedOut(user.username, ip);
+  if (locked) return locked;
+  if (user.is_active !== 1) return { ok: false, status: 403, message: ACCOUNT_OFF };
+  const outcome = await checkSecondFactor({ userId: user.id, code });
+  await recordLoginAttempt({ username: user.username, ip, success: outcome === "ok" });
+  if (outcome !== "ok") return { ok: false, status: 401, message: outcome === "unreadable" ? CODE_UNREADABLE : CODE_FAILED };
+  await recordLogin({ id: user.id });
+  warmSanitizer();
+  return { ok: true };
 }

@@ -7,6 +7,7 @@ import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
 import { pruneExpiredSessions } from "../models/session.server";
+import { pruneSignInChallenges } from "../models/sign-in-challenge.server";
 import { getEnv } from "../utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
 import { stopSanitizer } from "../utils/markdown.server";
@@ -93,9 +94,10 @@ async function startDatabase(): Promise<void> {
   await getHandle().analyze();
 }
 
-/** Deletes expired sessions and sign-in attempts older than a day. */
+/** Deletes expired sessions, sign-ins left half-way (docs/decisions/023) and sign-in attempts older than a day. */
 async function prune(): Promise<void> {
   await pruneExpiredSessions();
+  await pruneSignInChallenges();
   await pruneLoginAttempts();
 }
 
