@@ -101,7 +101,9 @@ function applyRemoteInvalidation(message: string): void {
   const store = state.store;
   if (!store) return;
   // An empty message: the listener was away and may have missed some, so nothing kept is trusted.
-  const { box, tags, remove } = message ? (JSON.parse(message) as { box: number; tags?: string[]; remove?: string[] }) : { box: 0, tags: undefined, remove: undefined };
+  const { box, tags, remove } = message
+    ? (JSON.parse(message) as { box: number; tags?: string[]; remove?: string[] })
+    : { box: 0, tags: undefined, remove: undefined };
   if (box === store.box) return;
   state.generation++;
   if (store.invalidate({ tags, remove }) > 0) state.onStale?.();

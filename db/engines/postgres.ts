@@ -94,7 +94,8 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
     transaction: (fn, options) => postgresTransaction(db, fn, options),
     changeVersion: () => changes.version(),
     async broadcast(message: string) {
-      if (Buffer.byteLength(message) > BROADCAST_MAX_BYTES) throw new Error(`broadcast message of ${Buffer.byteLength(message)} bytes: at most ${BROADCAST_MAX_BYTES}`);
+      if (Buffer.byteLength(message) > BROADCAST_MAX_BYTES)
+        throw new Error(`broadcast message of ${Buffer.byteLength(message)} bytes: at most ${BROADCAST_MAX_BYTES}`);
       await sql`select pg_notify(${BROADCAST_CHANNEL}, ${message})`.execute(db);
     },
     onBroadcast: (fn) => changes.subscribe(fn),
