@@ -149,7 +149,7 @@ export async function checkSecondFactor({ userId, code }: { userId: string; code
 
 export type TwoFactorState =
   | { state: "off"; required: boolean }
-  | { state: "enrolling"; required: boolean; key: string; qr: string; uri: string }
+  | { state: "enrolling"; required: boolean; key: string; qr: string }
   | { state: "on"; required: boolean; since: string; remaining: number; readable: boolean };
 
 /** What the two-factor screen shows this person: off, half-way through enrolment (with the key and its QR code) or on. */
@@ -176,7 +176,6 @@ export async function twoFactorState(user: User): Promise<TwoFactorState> {
     required,
     key: secret.match(/.{1,4}/g)!.join(" "),
     qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
-    uri,
   };
 }
 

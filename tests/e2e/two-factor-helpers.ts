@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generate } from "otplib";
 import { DEMO, expect, uniqueName } from "./fixtures";
@@ -40,9 +41,10 @@ export const codeFor = (key: string, stepsAhead = 0) => generate({ secret: key, 
  * Enrols the signed-in person on /admin/profile/two-factor the way they would: start, read the key
  * shown as text under the QR code, type the app's code. Answers the key and the ten recovery codes.
  */
-export async function enrolOnPage(page: Page): Promise<{ key: string; codes: string[] }> {
+export async function enrolOnPage(page: Page, { axe = false } = {}): Promise<{ key: string; codes: string[] }> {
   await page.getByRole("button", { name: "Почати налаштування" }).click();
   await expect(page.getByRole("img", { name: /QR-код для застосунку автентифікації/ })).toBeVisible();
+  if (axe) await expectNoSeriousAxeViolations(page);
   const key = (await page.locator("#totp-key").textContent())!.replace(/\s/g, "");
   expect(key).toMatch(/^[A-Z2-7]{32}$/);
   const field = page.getByLabel("Код із застосунку");
@@ -53,5 +55,13 @@ export async function enrolOnPage(page: Page): Promise<{ key: string; codes: str
   await expect(page.getByRole("heading", { name: "Двофакторну перевірку увімкнено", level: 2 })).toBeVisible();
   const codes = await page.getByRole("list", { name: "Коди відновлення" }).getByRole("listitem").allTextContents();
   expect(codes).toHaveLength(10);
+  if (axe) await expectNoSeriousAxeViolations(page);
   return { key, codes: codes.map((c) => c.trim()) };
+}
+
+/** No serious or critical axe violations on the page (it needs JavaScript in the page to run). */
+export async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { codeFor, enrolOnPage, enterPassword, newStaff } from "./two-factor-helpers";
+import { codeFor, enrolOnPage, enterPassword, expectNoSeriousAxeViolations, newStaff } from "./two-factor-helpers";
 
 // Issue 25, items 10 and 12 (docs/decisions/023): a person turns on two-factor sign-in from their
 // profile by reading the key off the page, signs out, signs in with the password and a code; from
@@ -19,7 +19,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("heading", { name: "Двофакторна перевірка", level: 2 })).toBeVisible();
       await page.getByRole("link", { name: "Увімкнути двофакторну перевірку" }).click();
       await expect(page).toHaveURL("/admin/profile/two-factor");
-      const { key, codes } = await enrolOnPage(page);
+      // axe runs in the page, so only where the page runs scripts.
+      const { key, codes } = await enrolOnPage(page, { axe: javaScriptEnabled });
 
       await page.getByRole("link", { name: /до панелі керування/ }).click();
       await expect(page).toHaveURL("/admin/dashboard");
@@ -35,6 +36,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(code).toHaveAttribute("autocomplete", "one-time-code");
       await expect(code).toHaveAttribute("inputmode", "numeric");
       await expect(code).toBeFocused();
+      if (javaScriptEnabled) await expectNoSeriousAxeViolations(page);
       await code.fill("000000" === (await codeFor(key)) ? "111111" : "000000");
       await page.getByRole("button", { name: "Підтвердити", exact: true }).click();
       await expect(page.locator("#code-error")).toContainText("Код не підійшов");
@@ -63,6 +65,7 @@ for (const javaScriptEnabled of [true, false]) {
       // Playwright's "Desktop Chrome" says it is Chrome on Windows.
       await expect(sessions.getByText("Chrome на Windows").first()).toBeVisible();
       await expect(page.getByText("Невикористаних кодів відновлення: 9 з 10.")).toBeVisible();
+      if (javaScriptEnabled) await expectNoSeriousAxeViolations(page);
       const end = sessions.getByRole("button", { name: /^Завершити сеанс: Chrome на Windows, 127\.0\.0\.1, вхід / });
       await expect(end).toHaveCount(1);
       await end.click();
