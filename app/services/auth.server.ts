@@ -11,9 +11,7 @@ import type { Role } from "../utils/roles";
 import { clientAddress, readSessionToken, sessionCookieToken } from "./session.server";
 import { checkSecondFactor, hasTwoFactor, mustEnrol } from "./two-factor.server";
 
-export { clientAddress };
-
-export { LOGIN_PATH };
+export { clientAddress, LOGIN_PATH };
 
 /** The bearer token of an API request (header only, never the query string). */
 export function bearerToken(request: Request): string | undefined {
@@ -119,8 +117,8 @@ export async function authenticate({ username, password, request }: { username: 
 }
 
 const ACCOUNT_OFF = "Обліковий запис вимкнено. Зверніться до адміністратора.";
-export const CODE_FAILED = "Код не підійшов: він невірний, застарів або вже був використаний. Введіть новий код із застосунку або код відновлення.";
-export const CODE_UNREADABLE =
+const CODE_FAILED = "Код не підійшов: він невірний, застарів або вже був використаний. Введіть новий код із застосунку або код відновлення.";
+const CODE_UNREADABLE =
   "Код із застосунку зараз не можна перевірити: ключ двофакторної перевірки на сервері більше не читається. Увійдіть із кодом відновлення й налаштуйте перевірку знову.";
 
 /** The lockout's refusal for this username from this address (SECURITY.md 'Lockout'), or undefined. */

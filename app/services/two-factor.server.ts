@@ -41,7 +41,7 @@ function sealingKey(): Buffer {
 }
 
 /** The TOTP key of `userId`, sealed for storage. */
-export function sealSecret(secret: string, userId: string): string {
+function sealSecret(secret: string, userId: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
   cipher.setAAD(Buffer.from(userId));
@@ -50,7 +50,7 @@ export function sealSecret(secret: string, userId: string): string {
 }
 
 /** The TOTP key from its sealed form, or undefined when it cannot be opened (another SESSION_SECRET, another user's row). */
-export function openSecret(sealed: string, userId: string): string | undefined {
+function openSecret(sealed: string, userId: string): string | undefined {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || !body) return undefined;
   try {
@@ -67,7 +67,7 @@ export function openSecret(sealed: string, userId: string): string | undefined {
 
 /** A 6-digit code typed with spaces or dashes ("123 456") is still a code. */
 const digitsOf = (code: string) => code.replace(/[\s-]/g, "");
-export const isTotpCode = (code: string) => /^\d{6}$/.test(digitsOf(code));
+const isTotpCode = (code: string) => /^\d{6}$/.test(digitsOf(code));
 
 /** The time step a code matches now (±1 step, later than `after`), or undefined. */
 async function matchingStep({ secret, code, after }: { secret: string; code: string; after: number | null }): Promise<number | undefined> {
@@ -97,7 +97,7 @@ function newRecoveryCode(): string {
 }
 
 /** A recovery code as typed (any case, spaces, dashes, i/l for 1, o for 0) → its stored hash. */
-export function recoveryCodeHash(code: string): string {
+function recoveryCodeHash(code: string): string {
   const normal = code
     .toLowerCase()
     .replace(/[il]/g, "1")
