@@ -31,13 +31,23 @@ export const COPIED_TABLES = [
   "article_autosaves",
   "preview_links",
   "article_desk_notes",
+  "user_two_factor",
+  "user_recovery_codes",
+  "sign_in_challenges",
   "audit_log",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
 const WITH_ROWID = new Set(["articles", "article_tags"]);
 /** Integer keys the database numbers: their sequences move past the copied ids. */
-const SERIAL_KEYS: Record<string, string> = { tags: "id", login_attempts: "id", article_revisions: "id", article_desk_notes: "id", audit_log: "id" };
+const SERIAL_KEYS: Record<string, string> = {
+  tags: "id",
+  login_attempts: "id",
+  article_revisions: "id",
+  article_desk_notes: "id",
+  user_recovery_codes: "id",
+  audit_log: "id",
+};
 
 export interface CopyReport {
   tables: { table: string; rows: number }[];

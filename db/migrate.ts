@@ -4,6 +4,7 @@ import * as imageText from "../migrations/2026_11_24_000017_image_text";
 import * as reviewSchedule from "../migrations/2026_11_24_000018_review_schedule";
 import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_previews";
 import * as articleColumns from "../migrations/2026_11_24_000020_article_columns";
+import * as twoFactor from "../migrations/2026_11_25_000021_two_factor";
 import * as auditLog from "../migrations/2026_11_25_000022_audit_log";
 import type { DB } from "./index";
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_24_000018_review_schedule": reviewSchedule,
   "2026_11_24_000019_revisions_previews": revisionsPreviews,
   "2026_11_24_000020_article_columns": articleColumns,
+  "2026_11_25_000021_two_factor": twoFactor,
   "2026_11_25_000022_audit_log": auditLog,
 };
 

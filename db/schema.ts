@@ -30,8 +30,41 @@ export interface SessionsTable {
   data: Generated<string>;
   kind: Generated<"cookie" | "bearer">;
   user_agent: string | null;
+  /** The client address at sign-in, moved on with last_seen_at (issue 25). */
+  ip: string | null;
   created_at: Timestamp;
   last_seen_at: Timestamp;
+  expires_at: string;
+}
+
+/** The second factor of one person (docs/decisions/023): `secret` is sealed, never the TOTP key itself. */
+export interface UserTwoFactorTable {
+  user_id: string;
+  secret: string;
+  /** null while enrolment waits for the first code. */
+  enabled_at: string | null;
+  /** The RFC 6238 time step of the last accepted code: a code is used at most once. */
+  last_step: number | null;
+  created_at: Timestamp;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: string;
+  /** SHA-256 (hex) of the normalised code. */
+  code_hash: string;
+  used_at: string | null;
+  created_at: Timestamp;
+}
+
+/** Between the password and the code: never a session (docs/decisions/023). */
+export interface SignInChallengesTable {
+  id: string;
+  user_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  redirect_to: string | null;
+  created_at: Timestamp;
   expires_at: string;
 }
 
@@ -210,6 +243,9 @@ export interface Database {
   article_autosaves: ArticleAutosavesTable;
   preview_links: PreviewLinksTable;
   article_desk_notes: ArticleDeskNotesTable;
+  user_two_factor: UserTwoFactorTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   audit_log: AuditLogTable;
 }
 

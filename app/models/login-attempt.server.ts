@@ -79,7 +79,8 @@ export async function getLockout({ username, ip, max }: { username: string; ip: 
 }
 
 /** How a checked sign-in ended: signed in, wrong username or password, or a deactivated account. */
-export type SignInOutcome = "ok" | "credentials" | "inactive";
+/** How a checked sign-in ended: signed in, a wrong password, a deactivated account, or a wrong second-factor code. */
+export type SignInOutcome = "ok" | "credentials" | "inactive" | "code";
 
 // A username as the audit log keeps it for a failed sign-in: only when it looks like one (what
 // UsernameSchema allows), so a password typed into the username box by mistake (most have capitals,
@@ -110,7 +111,7 @@ export async function recordSignIn({
   await writeTransaction(async (trx) => {
     await trx
       .insertInto("login_attempts")
-      .values({ username: name, ip, success: outcome === "credentials" ? 0 : 1, created_at: now })
+      .values({ username: name, ip, success: outcome === "credentials" || outcome === "code" ? 0 : 1, created_at: now })
       .execute();
     if (outcome === "ok" && user) {
       await trx.updateTable("users").set({ last_login: now }).where("id", "=", user.id).execute();

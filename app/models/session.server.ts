@@ -18,8 +18,13 @@ export async function findSession({ id }: { id: string }) {
   return db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function touchSession({ id, lastSeenAt, expiresAt }: { id: string; lastSeenAt: string; expiresAt: string }) {
-  await db.updateTable("sessions").set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where("id", "=", id).execute();
+/** Slides a session's expiry; `ip`, when given, is where it was last seen from (issue 25, "your sessions"). */
+export async function touchSession({ id, lastSeenAt, expiresAt, ip }: { id: string; lastSeenAt: string; expiresAt: string; ip?: string }) {
+  await db
+    .updateTable("sessions")
+    .set({ last_seen_at: lastSeenAt, expires_at: expiresAt, ...(ip !== undefined && { ip }) })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function updateSessionData({ id, data }: { id: string; data: string }) {
@@ -55,13 +60,40 @@ export async function signOut({ id, ip }: { id: string; ip: string | null }): Pr
   });
 }
 
-/** Ends every session of a user (deactivation, password change), optionally sparing one token. */
-export async function revokeUserSessions({ userId, except }: { userId: string; except?: string }) {
-  await db
-    .deleteFrom("sessions")
+/**
+ * Ends every session of a user (deactivation, password change, two-factor turned off), optionally
+ * sparing one token, and any sign-in of theirs still waiting for its second step. Answers how many
+ * sessions ended.
+ */
+export async function revokeUserSessions({ userId, except }: { userId: string; except?: string }): Promise<number> {
+  return writeTransaction(async (trx) => {
+    const result = await trx
+      .deleteFrom("sessions")
+      .where("user_id", "=", userId)
+      .$if(Boolean(except), (qb) => qb.where("id", "!=", tokenHash(except!)))
+      .executeTakeFirst();
+    await trx.deleteFrom("sign_in_challenges").where("user_id", "=", userId).execute();
+    return Number(result.numDeletedRows);
+  });
+}
+
+/** The sessions of one user that are still alive (idle expiry not passed, younger than `createdAfter`), newest first. */
+export async function listUserSessions({ userId, now, createdAfter }: { userId: string; now: string; createdAfter: string }) {
+  return db
+    .selectFrom("sessions")
+    .select(["id", "kind", "user_agent", "ip", "created_at", "last_seen_at"])
     .where("user_id", "=", userId)
-    .$if(Boolean(except), (qb) => qb.where("id", "!=", tokenHash(except!)))
+    .where("expires_at", ">", now)
+    .where("created_at", ">", createdAfter)
+    .orderBy("last_seen_at", "desc")
+    .orderBy("created_at", "desc")
     .execute();
+}
+
+/** Ends one session of one user; answers whether there was such a session (another user's id ends nothing). */
+export async function deleteUserSession({ userId, id }: { userId: string; id: string }): Promise<boolean> {
+  const result = await writeTransaction((trx) => trx.deleteFrom("sessions").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst());
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Deletes the sessions whose idle expiry has passed (a job of app/services/runtime.server.ts). */

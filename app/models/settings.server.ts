@@ -3,7 +3,7 @@ import { announceChange, databaseChangeVersion, dataDir, db, writeTransaction, t
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
-import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "../utils/settings-options";
+import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS, TWO_FACTOR_OPTIONS } from "../utils/settings-options";
 import { recordAudit, type Actor } from "./audit.server";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9
@@ -18,6 +18,8 @@ export const SecuritySettingsSchema = z.object({
     .number()
     .pipe(z.union([z.literal(3), z.literal(5), z.literal(10)]))
     .default(5),
+  // Issue 25: whose sign-in asks for a second factor (docs/decisions/023).
+  two_factor_required: z.enum(TWO_FACTOR_OPTIONS, { errorMap: () => ({ message: "Оберіть, для кого двофакторна перевірка обов'язкова" }) }).default("nobody"),
 });
 export type SecuritySettings = z.infer<typeof SecuritySettingsSchema>;
 

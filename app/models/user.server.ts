@@ -113,6 +113,15 @@ export async function verifyLogin({ username, password }: { username: string; pa
   return ok && user ? user : undefined;
 }
 
+/** Whether `password` is the user's (a person confirming a change of their own, e.g. turning off two-factor). */
+export function passwordMatches({ user, password }: { user: User; password: string }): Promise<boolean> {
+  return bcrypt.compare(password, user.password_hash);
+}
+
+export async function recordLogin({ id }: { id: string }): Promise<void> {
+  await db.updateTable("users").set({ last_login: new Date().toISOString() }).where("id", "=", id).execute();
+}
+
 // ---------------------------------------------------------------------------------------------
 // User management (SPEC §2 'Users', DESIGN §5): one schema and one function per operation, used
 // by the /admin/users screen and the /api/users endpoints alike.

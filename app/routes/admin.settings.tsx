@@ -9,7 +9,7 @@ import { requireRole } from "~/services/auth.server";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
 import { SCREEN_ROLES } from "~/utils/roles";
-import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS } from "~/utils/settings-options";
+import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS, TWO_FACTOR_LABELS, TWO_FACTOR_OPTIONS } from "~/utils/settings-options";
 
 const TITLE = "Налаштування";
 export const handle: AdminHandle = { title: TITLE };
@@ -41,6 +41,7 @@ const FIELD_TAB: Record<string, TabId> = {
   canonical_url: "seo",
   session_timeout: "security",
   max_login_attempts: "security",
+  two_factor_required: "security",
   gsc_verification_code: "integrations",
   gsc_meta_verification: "integrations",
   gsc_property_url: "integrations",
@@ -245,6 +246,7 @@ export default function SettingsScreen() {
               <li>Сесії на сервері; вихід і деактивація завершують їх одразу.</li>
               <li>Політика безпеки вмісту (CSP) з nonce для скриптів.</li>
               <li>Захист від запитів з інших сайтів і блокування підбору паролів.</li>
+              <li>Двофакторна перевірка входу (коди із застосунку) для кожного, хто її увімкне у своєму профілі.</li>
             </ul>
           </aside>
           <Field
@@ -270,6 +272,20 @@ export default function SettingsScreen() {
             {[3, 5, 10].map((n) => (
               <option key={n} value={n}>
                 {n}
+              </option>
+            ))}
+          </Field>
+          <Field
+            as="select"
+            label="Require two-factor sign-in for"
+            name="two_factor_required"
+            defaultValue={value("two_factor_required", settings.security.two_factor_required)}
+            error={errors.two_factor_required}
+            hint="Кого вхід обов'язково питає код із застосунку. Хто ще не налаштував перевірку, після пароля потрапить на її налаштування і до того не зможе нічого іншого, крім виходу (і ви теж, якщо ще не налаштували)."
+          >
+            {TWO_FACTOR_OPTIONS.map((option) => (
+              <option key={option} value={option}>
+                {TWO_FACTOR_LABELS[option]}
               </option>
             ))}
           </Field>

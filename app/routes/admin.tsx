@@ -2,19 +2,23 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
 import { requireUser } from "~/services/auth.server";
+import { mustEnrol } from "~/services/two-factor.server";
 import { clearLocalDrafts } from "~/utils/local-drafts";
 import { mayOpen } from "~/utils/roles";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  // Each screen checks its own access (requireUser/requireRole); the shell only needs to know whether
+  // the person may use anything but two-factor enrolment yet (docs/decisions/023).
+  const user = await requireUser(request, { enrolling: true });
   return {
     // The id keys the editor's unsaved-text copy in the browser to its author (app/utils/local-drafts.ts).
     user: { id: user.id, username: user.username, name: user.name, email: user.email, role: user.role },
+    enrolOnly: await mustEnrol(user),
   };
 }
 
 export default function AdminLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, enrolOnly } = useLoaderData<typeof loader>();
   const matches = useMatches();
   const location = useLocation();
   const handle = [...matches].reverse().find((m) => (m.handle as AdminHandle | undefined)?.title)?.handle as AdminHandle | undefined;
@@ -34,14 +38,14 @@ export default function AdminLayout() {
         </a>
         <nav aria-label="Адмін-меню">
           <ul>
-            {ADMIN_NAV.filter((item) => mayOpen(user.role, item.to)).map((item) => (
+            {ADMIN_NAV.filter((item) => !enrolOnly && mayOpen(user.role, item.to)).map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} prefetch="intent">
                   {item.label}
                 </NavLink>
               </li>
             ))}
-            {mayOpen(user.role, SEO_NAV.to) ? (
+            {!enrolOnly && mayOpen(user.role, SEO_NAV.to) ? (
               <li>
                 <details className="nav-group" open={inSeo}>
                   <summary>{SEO_NAV.group}</summary>
@@ -72,9 +76,11 @@ export default function AdminLayout() {
                 <p className="avatar-email" title={user.email}>
                   {user.email}
                 </p>
-                <Link to="/admin/profile" className="avatar-menu-link">
-                  Мій профіль
-                </Link>
+                {enrolOnly ? null : (
+                  <Link to="/admin/profile" className="avatar-menu-link">
+                    Мій профіль
+                  </Link>
+                )}
                 {/* Signing out removes the editor's kept text from this browser (issue 25). */}
                 <Form method="post" action="/admin/logout" onSubmit={clearLocalDrafts}>
                   <button type="submit" className="button button-secondary">

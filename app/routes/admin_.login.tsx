@@ -3,7 +3,9 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { Field } from "~/components/ui/field";
 import { getSettings } from "~/models/settings.server";
 import { authenticate, getUser, LoginSchema } from "~/services/auth.server";
-import { getSession, sessionStorage } from "~/services/session.server";
+import { startCookieSession } from "~/services/session.server";
+import { beginSecondStep } from "~/services/sign-in.server";
+import { SECOND_STEP_PATH, TWO_FACTOR_PATH } from "~/utils/auth-paths";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
 import { safePath } from "~/utils/safe-path";
@@ -43,15 +45,15 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: result.status, headers: result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined },
     );
   }
-  // A fresh session at every sign-in (no fixation): the old one, if any, is deleted.
-  const storage = sessionStorage();
-  const previous = await getSession(request);
-  const headers = new Headers();
-  if (previous.id) headers.append("Set-Cookie", await storage.destroySession(previous));
-  const session = await storage.getSession();
-  session.set("userId", result.user.id);
-  headers.append("Set-Cookie", await storage.commitSession(session));
-  return redirect(afterLogin(form.get("redirectTo")), { headers });
+  const to = afterLogin(form.get("redirectTo"));
+  // A person with a second factor gets no session yet: only the code screen's cookie (docs/decisions/023).
+  if (result.next === "code") {
+    return redirect(SECOND_STEP_PATH, { headers: { "Set-Cookie": await beginSecondStep(request, result.user, to) } });
+  }
+  // A fresh session at every sign-in (no fixation): the old one, if any, is deleted. Someone the
+  // settings require to enrol in two-factor goes to enrolment first.
+  const headers = await startCookieSession(request, result.user.id);
+  return redirect(result.next === "enrol" ? TWO_FACTOR_PATH : to, { headers });
 }
 
 export default function LoginPage() {

@@ -7,7 +7,8 @@ export const loader = () => methodNotAllowed(["POST"]);
 
 /** POST /api/auth/logout: ends the session the call was made with (bearer token or cookie); 204. */
 export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
-  await requireUser(request);
+  // Also for someone the settings send to two-factor enrolment: signing out is always allowed.
+  await requireUser(request, { enrolling: true });
   const headers = new Headers({ "Cache-Control": "no-store" });
   const cookie = await endSession(request);
   if (cookie) headers.set("Set-Cookie", cookie);

@@ -1,17 +1,18 @@
 import { redirect } from "@remix-run/node";
-import { getClientIPAddress } from "remix-utils/get-client-ip-address";
 import { z } from "zod";
 import type { User } from "../../db/schema";
 import type { Actor } from "../models/audit.server";
-import { getLockout, recordSignIn } from "../models/login-attempt.server";
+import { getLockout, recordSignIn, type LockoutReason } from "../models/login-attempt.server";
 import { getSettings } from "../models/settings.server";
 import { getUserById, verifyLogin } from "../models/user.server";
+import { LOGIN_PATH, TWO_FACTOR_PATH } from "../utils/auth-paths";
 import { warmCpuPool } from "../utils/cpu-pool.server";
 import { apiError, isApiRequest } from "../utils/http.server";
 import type { Role } from "../utils/roles";
-import { getSession, readSessionToken } from "./session.server";
+import { clientAddress, readSessionToken, sessionCookieToken } from "./session.server";
+import { checkSecondFactor, hasTwoFactor, mustEnrol } from "./two-factor.server";
 
-export const LOGIN_PATH = "/admin/login";
+export { clientAddress, LOGIN_PATH };
 
 /** The bearer token of an API request (header only, never the query string). */
 export function bearerToken(request: Request): string | undefined {
@@ -22,13 +23,10 @@ export function bearerToken(request: Request): string | undefined {
 
 /** The signed-in, active user of this request (bearer token or session cookie), or undefined. */
 export async function getUser(request: Request): Promise<User | undefined> {
-  const token = bearerToken(request);
-  let userId: string | undefined;
-  if (token) {
-    userId = (await readSessionToken(token))?.user_id;
-  } else if (request.headers.get("Cookie")?.includes("__session=")) {
-    userId = (await getSession(request)).get("userId");
-  }
+  const token = bearerToken(request) ?? (await sessionCookieToken(request));
+  if (!token) return undefined;
+  // The session notes where it was last seen from (the profile's list of sessions, issue 25).
+  const userId = (await readSessionToken(token, { ip: clientAddress(request) }))?.user_id;
   if (!userId) return undefined;
   const user = await getUserById({ id: userId });
   if (!user || user.is_active !== 1) return undefined;
@@ -43,14 +41,28 @@ export async function getUser(request: Request): Promise<User | undefined> {
  */
 export type StaffUser = User & Pick<Actor, "ip">;
 
-/** The signed-in user (with the request's address); otherwise a redirect to the login page (screens) or 401 (API). */
-export async function requireUser(request: Request): Promise<StaffUser> {
+export const ENROL_FIRST = "Спершу налаштуйте двофакторну перевірку: адміністратор сайту вимагає її для вашої ролі.";
+
+/**
+ * The signed-in user (with the request's address); otherwise a redirect to the login page
+ * (screens) or 401 (API). A person whom Settings → Security requires to use a second factor and
+ * who has not enrolled gets nothing else until they do: screens send them to enrolment, the API
+ * answers 403 (docs/decisions/023). Only the enrolment screen itself and sign-out pass
+ * `{ enrolling: true }`.
+ */
+export async function requireUser(request: Request, { enrolling = false }: { enrolling?: boolean } = {}): Promise<StaffUser> {
   const user = await getUser(request);
-  if (user) return { ...user, ip: actorAddress(request) };
-  if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
-  const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
-  throw redirect(`${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`);
+  if (!user) {
+    if (isApiRequest(request)) throw apiError(401, "Немає доступу: увійдіть знову");
+    const url = new URL(request.url);
+    const redirectTo = `${url.pathname}${url.search}`;
+    throw redirect(`${LOGIN_PATH}?${new URLSearchParams({ redirectTo })}`);
+  }
+  if (!enrolling && (await mustEnrol(user))) {
+    if (isApiRequest(request)) throw apiError(403, ENROL_FIRST);
+    throw redirect(TWO_FACTOR_PATH);
+  }
+  return { ...user, ip: actorAddress(request) };
 }
 
 /** The signed-in user when their role is one of roles; otherwise 403 (DESIGN §5). */
@@ -61,17 +73,21 @@ export async function requireRole(request: Request, roles: readonly Role[]): Pro
   throw new Response("Access Denied", { status: 403, statusText: "Forbidden" });
 }
 
-/** The client address (the `x-client-ip` server.ts sets from the trust-proxy setting), "unknown" when none: lockout and view keys. */
-export function clientAddress(request: Request): string {
-  return getClientIPAddress(request) ?? "unknown";
-}
-
 /** The client address for an actor and the audit log, or null when unknown. */
 export function actorAddress(request: Request): string | null {
-  return getClientIPAddress(request) ?? null;
+  const address = clientAddress(request);
+  return address === "unknown" ? null : address;
 }
 
-export type LoginResult = { ok: true; user: User } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+/**
+ * A password that was right. `next` says what sign-in still needs: nothing (`signed-in`), the
+ * person's second-factor code (`code`: nothing is recorded as a success yet, so failed codes and
+ * failed passwords add up to one lockout), or enrolment, which Settings → Security requires of them
+ * (`enrol`).
+ */
+export type LoginResult =
+  { ok: true; user: User; next: "signed-in" | "code" | "enrol" } | { ok: false; status: 401 | 403 | 429; message: string; retryAfter?: number };
+export type Refusal = Extract<LoginResult, { ok: false }>;
 
 export const LOGIN_FAILED = "Невірне ім'я користувача або пароль";
 
@@ -94,26 +110,59 @@ export const LoginSchema = z.object({
  */
 export async function authenticate({ username, password, request }: { username: string; password: string; request: Request }): Promise<LoginResult> {
   const ip = clientAddress(request);
+  const locked = await lockedOut(username, ip);
+  if (locked) return locked;
+  const user = await verifyLogin({ username, password });
+  const via = isApiRequest(request) ? "api" : "form";
+  if (!user) {
+    // The attempt and the audit entry in one transaction (the password goes no further).
+    await recordSignIn({ username, ip, outcome: "credentials", via });
+    return { ok: false, status: 401, message: LOGIN_FAILED };
+  }
+  if (user.is_active !== 1) {
+    await recordSignIn({ username, ip, user, outcome: "inactive", via });
+    return { ok: false, status: 403, message: ACCOUNT_OFF };
+  }
+  // A right password alone does not end the failures of someone with a second factor: only their
+  // code does (else the password would reset the count and codes could be guessed for ever).
+  if (await hasTwoFactor({ userId: user.id })) return { ok: true, user, next: "code" };
+  await recordSignIn({ username, ip, user, outcome: "ok", via });
+  warmCpuPool();
+  return { ok: true, user, next: (await mustEnrol(user)) ? "enrol" : "signed-in" };
+}
+
+const ACCOUNT_OFF = "Обліковий запис вимкнено. Зверніться до адміністратора.";
+const CODE_FAILED = "Код не підійшов: він невірний, застарів або вже був використаний. Введіть новий код із застосунку або код відновлення.";
+const CODE_UNREADABLE =
+  "Код із застосунку зараз не можна перевірити: ключ двофакторної перевірки на сервері більше не читається. Увійдіть із кодом відновлення й налаштуйте перевірку знову.";
+
+/** The lockout's refusal for this username from this address (SECURITY.md 'Lockout'), or undefined. */
+async function lockedOut(username: string, ip: string): Promise<Refusal | undefined> {
   const { max_login_attempts } = await getSettings("security");
   const { wait, reason } = await getLockout({ username, ip, max: max_login_attempts });
-  if (wait > 0) {
-    const minutes = Math.ceil(wait / 60);
-    const why = reason === "username" ? " для цього користувача: дозволено одну спробу на хвилину" : "";
-    return {
-      ok: false,
-      status: 429,
-      retryAfter: wait,
-      message: `Забагато невдалих спроб входу${why}. Спробуйте знову через ${minutes} хв.`,
-    };
-  }
-  const user = await verifyLogin({ username, password });
-  const outcome = !user ? "credentials" : user.is_active !== 1 ? "inactive" : "ok";
-  // The attempt, last_login and the audit entry in one transaction (the password goes no further).
-  await recordSignIn({ username, ip, user, outcome, via: isApiRequest(request) ? "api" : "form" });
-  if (!user) return { ok: false, status: 401, message: LOGIN_FAILED };
-  if (outcome === "inactive") {
-    return { ok: false, status: 403, message: "Обліковий запис вимкнено. Зверніться до адміністратора." };
-  }
+  return wait > 0 ? lockoutRefusal(wait, reason) : undefined;
+}
+
+function lockoutRefusal(wait: number, reason: LockoutReason | undefined): Refusal {
+  const minutes = Math.ceil(wait / 60);
+  const why = reason === "username" ? " для цього користувача: дозволено одну спробу на хвилину" : "";
+  return { ok: false, status: 429, retryAfter: wait, message: `Забагато невдалих спроб входу${why}. Спробуйте знову через ${minutes} хв.` };
+}
+
+/**
+ * The second step of a sign-in (the form's code screen and `otp` of POST /api/auth/login): the same
+ * lockout as the password, then the code; a wrong code counts as a failed sign-in of that username
+ * from that address, a right one as the success that ends the count.
+ */
+export async function verifySecondStep({ user, code, request }: { user: User; code: string; request: Request }): Promise<{ ok: true } | Refusal> {
+  const ip = clientAddress(request);
+  const locked = await lockedOut(user.username, ip);
+  if (locked) return locked;
+  if (user.is_active !== 1) return { ok: false, status: 403, message: ACCOUNT_OFF };
+  const outcome = await checkSecondFactor({ userId: user.id, code });
+  // The attempt (a wrong code counts like a wrong password), last_login and the audit entry.
+  await recordSignIn({ username: user.username, ip, user, outcome: outcome === "ok" ? "ok" : "code", via: isApiRequest(request) ? "api" : "form" });
+  if (outcome !== "ok") return { ok: false, status: 401, message: outcome === "unreadable" ? CODE_UNREADABLE : CODE_FAILED };
   warmCpuPool();
-  return { ok: true, user };
+  return { ok: true };
 }

@@ -8,6 +8,7 @@ import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneAuditLog } from "../models/audit.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
 import { pruneExpiredSessions } from "../models/session.server";
+import { pruneSignInChallenges } from "../models/sign-in-challenge.server";
 import { stopCpuPool } from "../utils/cpu-pool.server";
 import { getEnv } from "../utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
@@ -95,9 +96,10 @@ async function startDatabase(): Promise<void> {
   await getHandle().analyze();
 }
 
-/** Deletes expired sessions, sign-in attempts older than a day and audit entries older than a year. */
+/** Deletes expired sessions, sign-ins left half-way (docs/decisions/023), sign-in attempts older than a day and audit entries older than a year. */
 async function prune(): Promise<void> {
   await pruneExpiredSessions();
+  await pruneSignInChallenges();
   await pruneLoginAttempts();
   await pruneAuditLog();
 }

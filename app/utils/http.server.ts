@@ -130,13 +130,14 @@ export function methodNotAllowed(allowed: string[]): Response {
 
 /**
  * Whether a state-changing request comes from our own site (DESIGN §6): Origin, else Referer,
- * must match one of ours. Requests with neither and no session cookie (API clients with a
+ * must match one of ours. Requests with neither and no session or sign-in cookie (API clients with a
  * bearer token) pass: a browser cannot attach those credentials cross-site.
  */
 export function isSameOrigin(headers: { origin?: string | null; referer?: string | null; cookie?: string | null }, ours: string[]): boolean {
   const source = headers.origin || headers.referer;
   if (!source || source === "null") {
-    return !(headers.cookie ?? "").includes("__session=") && source !== "null";
+    // A session cookie, or the half-way sign-in cookie of the code screen, needs an origin we know.
+    return !/__(session|signin)=/.test(headers.cookie ?? "") && source !== "null";
   }
   try {
     return ours.includes(new URL(source).origin);

@@ -512,6 +512,9 @@ describe("4. every action checks its intent against its own list: forged ones ar
       { role: "editor", path: "/admin/media", fields: { ids: media?.id ?? "x" } },
       { role: "editor", path: "/admin/articles/new", fields: { title: "Підробка", content: "Текст", category_id: cat.id } },
       { role: "editor", path: `/admin/articles/edit/${article.id}`, fields: { title: "Підробка", content: "Текст", category_id: cat.id, status: "draft" } },
+      // Issue 25: the profile (save, end a session, end the others) and two-factor (start, confirm, renew, turn off).
+      { role: "editor", path: "/admin/profile", fields: { full_name: "Підробка", email: "forged@example.com", session: "x" } },
+      { role: "editor", path: "/admin/profile/two-factor", fields: { code: "123456", password: "editor123" } },
     ];
     const cookies: Record<string, string> = { editor: await formSignIn("editor"), admin: await formSignIn("admin") };
     const before = await digest();

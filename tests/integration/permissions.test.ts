@@ -39,6 +39,8 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/sitemap.xml": OPEN,
   "/admin": STAFF_SCREEN,
   "/admin/login": { anonymous: 200, reporter: "home", editor: "home", admin: "home" },
+  // The second step of a sign-in (issue 25): without a sign-in waiting for its code it says so.
+  "/admin/login/code": { anonymous: 200, reporter: "home", editor: "home", admin: "home" },
   "/admin/logout": { anonymous: "login", reporter: "login", editor: "login", admin: "login" },
   "/admin/dashboard": STAFF_SCREEN,
   "/admin/analytics": STAFF_SCREEN,
@@ -59,6 +61,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/audit": ADMIN_SCREEN, // issue 25: the audit log and its CSV
   "/admin/audit.csv": ADMIN_SCREEN,
   "/admin/profile": STAFF_SCREEN, // everyone edits their own
+  "/admin/profile/two-factor": STAFF_SCREEN, // everyone's own second factor (issue 25)
   "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
   "/api/auth/login": WRITE_ONLY_API,
   "/api/auth/logout": WRITE_ONLY_API,

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertSignInChallenge } from "../../app/models/sign-in-challenge.server";
 import { createUser } from "../../app/models/user.server";
 import { runtime } from "../../app/services/runtime.server";
 import { createSessionToken, tokenHash } from "../../app/services/session.server";
 import { db } from "../../db/index";
 import { migrated } from "../helpers";
 
-// Issue 12: expired sessions and old sign-in attempts are pruned (at start, then hourly).
+// Issue 12: expired sessions and old sign-in attempts are pruned (at start, then hourly); issue 25:
+// so are sign-ins left half-way between the password and the code.
 describe("prune jobs", () => {
   let userId: string;
   beforeAll(async () => {
@@ -30,7 +32,14 @@ describe("prune jobs", () => {
       ])
       .execute();
 
+    const challenge = { userId, redirectTo: null, ip: "203.0.113.1", userAgent: null };
+    await insertSignInChallenge({ token: "waiting", challenge, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await insertSignInChallenge({ token: "abandoned", challenge, expiresAt: new Date(Date.now() - 60_000).toISOString() });
+
     await runtime.prune();
+
+    const challenges = await db.selectFrom("sign_in_challenges").select("id").execute();
+    expect(challenges.map((c) => c.id)).toEqual([tokenHash("waiting")]);
 
     const sessions = await db.selectFrom("sessions").select("id").execute();
     expect(sessions.map((s) => s.id)).toEqual([tokenHash(live)]);

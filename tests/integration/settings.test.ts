@@ -28,7 +28,7 @@ describe("settings", () => {
     expect(s.content).toEqual({ posts_per_page: 10, allow_comments: false, moderation_required: true });
     expect(s.seo).toMatchObject({ language: "uk-UA", robots: "index, follow" });
     expect(s.integrations.analytics_enabled).toBe(true);
-    expect(s.security).toEqual({ session_timeout: 60, max_login_attempts: 5 });
+    expect(s.security).toEqual({ session_timeout: 60, max_login_attempts: 5, two_factor_required: "nobody" });
   });
 
   it("GET /api/seo/settings returns the eight fields under data", async () => {
@@ -95,6 +95,7 @@ describe("settings", () => {
       posts_per_page: "20",
       session_timeout: "30",
       max_login_attempts: "3",
+      two_factor_required: "admin-editor",
       language: "en-US",
       robots: "index, follow",
       admin_email: "chief@example.com",
@@ -105,17 +106,19 @@ describe("settings", () => {
     expect(ok.ok).toBe(true);
     if (!ok.ok) return;
     expect(ok.data.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false });
-    expect(ok.data.security).toEqual({ session_timeout: 30, max_login_attempts: 3 });
+    expect(ok.data.security).toEqual({ session_timeout: 30, max_login_attempts: 3, two_factor_required: "admin-editor" });
     await saveSiteSettings(ok.data, TEST_ACTOR);
     expect((await getSettings("security")).max_login_attempts).toBe(3);
 
     form.set("posts_per_page", "7");
     form.set("admin_email", "nope");
     form.set("site_url", "ftp://x");
+    form.set("two_factor_required", "interns");
     const bad = parseForm(SettingsFormSchema, form);
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(Object.keys(bad.errors).sort()).toEqual(["admin_email", "posts_per_page", "site_url"]);
+    expect(Object.keys(bad.errors).sort()).toEqual(["admin_email", "posts_per_page", "site_url", "two_factor_required"]);
+    expect(bad.errors.two_factor_required).toBe("Оберіть, для кого двофакторна перевірка обов'язкова");
     expect(bad.errors.admin_email).toBe("Невірний формат email");
   });
 });
