@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Insertable } from "kysely";
 import { db, writeTransaction } from "../../db/index";
 import type { SessionsTable } from "../../db/schema";
-import { recordAudit } from "./audit.server";
+import { recordAudit, type Actor } from "./audit.server";
 
 // The sessions table (DESIGN §6, SECURITY.md 'Sessions'): a row per signed-in cookie or bearer
 // token, keyed by the token's SHA-256; the token itself never reaches the database. The cookie
@@ -65,7 +65,7 @@ export async function signOut({ id, ip }: { id: string; ip: string | null }): Pr
  * sparing one token, and any sign-in of theirs still waiting for its second step. Answers how many
  * sessions ended.
  */
-export async function revokeUserSessions({ userId, except }: { userId: string; except?: string }): Promise<number> {
+export async function revokeUserSessions({ userId, except, actor }: { userId: string; except?: string; actor?: Actor }): Promise<number> {
   return writeTransaction(async (trx) => {
     const result = await trx
       .deleteFrom("sessions")
@@ -73,7 +73,12 @@ export async function revokeUserSessions({ userId, except }: { userId: string; e
       .$if(Boolean(except), (qb) => qb.where("id", "!=", tokenHash(except!)))
       .executeTakeFirst();
     await trx.deleteFrom("sign_in_challenges").where("user_id", "=", userId).execute();
-    return Number(result.numDeletedRows);
+    const ended = Number(result.numDeletedRows);
+    // A person ending their own other sessions (their profile); a change that ends them as a
+    // consequence (password, deactivation) is recorded as that change.
+    if (actor && ended > 0)
+      await recordAudit(trx, { actor, action: "user.sessions_end", object: { type: "user", id: userId, label: actor.username }, details: { ended } });
+    return ended;
   });
 }
 
@@ -91,9 +96,13 @@ export async function listUserSessions({ userId, now, createdAfter }: { userId: 
 }
 
 /** Ends one session of one user; answers whether there was such a session (another user's id ends nothing). */
-export async function deleteUserSession({ userId, id }: { userId: string; id: string }): Promise<boolean> {
-  const result = await writeTransaction((trx) => trx.deleteFrom("sessions").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst());
-  return Number(result.numDeletedRows) > 0;
+export async function deleteUserSession({ actor, userId, id }: { actor: Actor; userId: string; id: string }): Promise<boolean> {
+  return writeTransaction(async (trx) => {
+    const result = await trx.deleteFrom("sessions").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await recordAudit(trx, { actor, action: "user.sessions_end", object: { type: "user", id: userId, label: actor.username }, details: { ended: 1 } });
+    return true;
+  });
 }
 
 /** Deletes the sessions whose idle expiry has passed (a job of app/services/runtime.server.ts). */

@@ -1,4 +1,5 @@
 import { db, writeTransaction, type DB } from "../../db/index";
+import { recordAudit, type Actor } from "./audit.server";
 
 // The second factor's rows (docs/decisions/023): the sealed TOTP key with the last accepted time
 // step, and the hashes of the recovery codes. Sealing, hashing and checking codes live in
@@ -40,11 +41,13 @@ export async function cancelEnrolment({ userId }: { userId: string }): Promise<v
  * enrolment is no longer waiting (confirmed meanwhile, cancelled, or replaced by a new start).
  */
 export async function confirmEnrolment({
+  actor,
   userId,
   sealedSecret,
   step,
   codeHashes,
 }: {
+  actor: Actor;
   userId: string;
   sealedSecret: string;
   step: number;
@@ -60,6 +63,7 @@ export async function confirmEnrolment({
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     await replaceCodes(trx, userId, codeHashes);
+    await recordAudit(trx, { actor, action: "user.two_factor_enable", object: { type: "user", id: userId, label: actor.username } });
     return true;
   });
 }
@@ -73,11 +77,12 @@ async function replaceCodes(trx: DB, userId: string, codeHashes: string[]) {
 }
 
 /** New recovery codes for an enrolled user (the old ones stop working). False when not enrolled. */
-export async function replaceRecoveryCodes({ userId, codeHashes }: { userId: string; codeHashes: string[] }): Promise<boolean> {
+export async function replaceRecoveryCodes({ actor, userId, codeHashes }: { actor: Actor; userId: string; codeHashes: string[] }): Promise<boolean> {
   return writeTransaction(async (trx) => {
     const row = await trx.selectFrom("user_two_factor").select("user_id").where("user_id", "=", userId).where("enabled_at", "is not", null).executeTakeFirst();
     if (!row) return false;
     await replaceCodes(trx, userId, codeHashes);
+    await recordAudit(trx, { actor, action: "user.recovery_codes_renew", object: { type: "user", id: userId, label: actor.username } });
     return true;
   });
 }
@@ -125,9 +130,10 @@ export async function countUnusedRecoveryCodes({ userId }: { userId: string }): 
 }
 
 /** Turns the second factor off: the key and every recovery code go. */
-export async function removeTwoFactor({ userId }: { userId: string }): Promise<void> {
+export async function removeTwoFactor({ actor, userId }: { actor: Actor; userId: string }): Promise<void> {
   await writeTransaction(async (trx) => {
     await trx.deleteFrom("user_recovery_codes").where("user_id", "=", userId).execute();
     await trx.deleteFrom("user_two_factor").where("user_id", "=", userId).execute();
+    await recordAudit(trx, { actor, action: "user.two_factor_disable", object: { type: "user", id: userId, label: actor.username } });
   });
 }

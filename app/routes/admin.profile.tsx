@@ -62,12 +62,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "end-session" || intent === "end-other-sessions") {
     try {
       if (intent === "end-other-sessions") {
-        const ended = await endOtherSessions({ userId: user.id, currentToken });
+        const ended = await endOtherSessions({ actor: user, currentToken });
         return redirectWithFlash(request, "/admin/profile", `Інші сеанси завершено (${ended}). Цей сеанс триває.`);
       }
       const parsed = parseForm(EndSessionSchema, form);
       if (!parsed.ok) return formFailure({ formError: parsed.errors.session }, 422, { intent });
-      await endSessionByRef({ userId: user.id, ref: parsed.data.session, currentToken });
+      await endSessionByRef({ actor: user, ref: parsed.data.session, currentToken });
       return redirectWithFlash(request, "/admin/profile", "Сеанс завершено.");
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

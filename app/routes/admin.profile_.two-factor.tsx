@@ -88,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!codes) return fail(409, { formError: "Двофакторну перевірку не увімкнено: кодів відновлення немає." });
         return { ok: true as const, intent, codes };
       }
-      await removeTwoFactor({ userId: user.id });
+      await removeTwoFactor({ actor: user, userId: user.id });
       // Like a new password: whoever else was signed in as this person is signed out (SECURITY.md 'Sessions').
       await revokeUserSessions({ userId: user.id, except: await sessionCookieToken(request) });
       return redirectWithFlash(request, "/admin/profile", "Двофакторну перевірку вимкнено. Інші ваші сеанси завершено.");

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, createSessionStorage, type Cookie, type Session } from "@remix-run/node";
 import { getClientIPAddress } from "remix-utils/get-client-ip-address";
+import type { Actor } from "../models/audit.server";
 import {
   deleteSession,
   deleteUserSession,
@@ -235,7 +236,8 @@ export async function listSessions({ userId, currentToken }: { userId: string; c
  * Ends one session of the user by its `ref`. Another person's session, an ended one or a made-up
  * ref is not found (404); the session in use is ended by signing out, not here (409).
  */
-export async function endSessionByRef({ userId, ref, currentToken }: { userId: string; ref: string; currentToken?: string }): Promise<void> {
+export async function endSessionByRef({ actor, ref, currentToken }: { actor: Actor; ref: string; currentToken?: string }): Promise<void> {
+  const userId = actor.id;
   const now = Date.now();
   const rows = await listUserSessions({ userId, now: new Date(now).toISOString(), createdAfter: new Date(now - ABSOLUTE_LIMIT_MS).toISOString() });
   const row = rows.find((r) => sessionRef(r.id) === ref);
@@ -243,12 +245,13 @@ export async function endSessionByRef({ userId, ref, currentToken }: { userId: s
   if (currentToken && row.id === tokenHash(currentToken)) {
     throw new DomainError(409, "Це сеанс, у якому ви зараз працюєте: щоб його завершити, натисніть «Вийти».");
   }
-  if (!(await deleteUserSession({ userId, id: row.id }))) throw new DomainError(404, "Сеанс не знайдено: можливо, він уже завершився. Оновіть сторінку.");
+  if (!(await deleteUserSession({ actor, userId, id: row.id })))
+    throw new DomainError(404, "Сеанс не знайдено: можливо, він уже завершився. Оновіть сторінку.");
 }
 
 /** Ends every session of the user but the one in use; 409 when there is none to end. Answers how many ended. */
-export async function endOtherSessions({ userId, currentToken }: { userId: string; currentToken?: string }): Promise<number> {
-  const ended = await revokeUserSessions({ userId, except: currentToken });
+export async function endOtherSessions({ actor, currentToken }: { actor: Actor; currentToken?: string }): Promise<number> {
+  const ended = await revokeUserSessions({ userId: actor.id, except: currentToken, actor });
   if (ended === 0) throw new DomainError(409, "Інших сеансів немає: завершувати нічого.");
   return ended;
 }

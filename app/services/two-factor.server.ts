@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, ra
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import type { User } from "../../db/schema";
+import type { Actor } from "../models/audit.server";
 import { getSettings } from "../models/settings.server";
 import {
   cancelEnrolment,
@@ -190,19 +191,20 @@ export { cancelEnrolment };
  * Finishes an enrolment with the first code from the person's app. Answers the ten recovery codes
  * (shown once, kept only as hashes), or the reason it did not work.
  */
-export async function finishEnrolment(user: User, code: string): Promise<{ ok: true; codes: string[] } | { ok: false; reason: "not-enrolling" | "wrong" }> {
+export async function finishEnrolment(user: Actor, code: string): Promise<{ ok: true; codes: string[] } | { ok: false; reason: "not-enrolling" | "wrong" }> {
   const row = await getTwoFactor({ userId: user.id });
   const secret = row && !row.enabled_at ? openSecret(row.secret, user.id) : undefined;
   if (!row || !secret) return { ok: false, reason: "not-enrolling" };
   const step = isTotpCode(code) ? await matchingStep({ secret, code, after: null }) : undefined;
   if (step === undefined) return { ok: false, reason: "wrong" };
   const { codes, hashes } = newRecoveryCodes();
-  if (!(await confirmEnrolment({ userId: user.id, sealedSecret: row.secret, step, codeHashes: hashes }))) return { ok: false, reason: "not-enrolling" };
+  if (!(await confirmEnrolment({ actor: user, userId: user.id, sealedSecret: row.secret, step, codeHashes: hashes })))
+    return { ok: false, reason: "not-enrolling" };
   return { ok: true, codes };
 }
 
 /** Ten new recovery codes for an enrolled person (the old ones stop working); undefined when not enrolled. */
-export async function renewRecoveryCodes(user: User): Promise<string[] | undefined> {
+export async function renewRecoveryCodes(user: Actor): Promise<string[] | undefined> {
   const { codes, hashes } = newRecoveryCodes();
-  return (await replaceRecoveryCodes({ userId: user.id, codeHashes: hashes })) ? codes : undefined;
+  return (await replaceRecoveryCodes({ actor: user, userId: user.id, codeHashes: hashes })) ? codes : undefined;
 }

@@ -18,6 +18,11 @@ export const AUDIT_ACTIONS = {
   "user.deactivate": "Деактивовано користувача",
   "user.activate": "Активовано користувача",
   "user.delete": "Видалено користувача",
+  // A person's own second factor and sessions (docs/decisions/023).
+  "user.two_factor_enable": "Увімкнено двофакторну перевірку",
+  "user.two_factor_disable": "Вимкнено двофакторну перевірку",
+  "user.recovery_codes_renew": "Нові коди відновлення",
+  "user.sessions_end": "Завершено сеанси",
   // Articles and the editorial desk (a bulk action writes one entry per article).
   "article.create": "Створено статтю",
   "article.update": "Змінено статтю",

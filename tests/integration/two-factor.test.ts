@@ -99,6 +99,7 @@ beforeAll(async () => {
     ["tf-locked", "editor"],
     ["tf-off", "reporter"],
     ["tf-renew", "reporter"],
+    ["tf-audit", "editor"],
     ["tf-late", "editor"],
     ["req-admin", "admin"],
     ["req-editor", "editor"],
@@ -319,6 +320,22 @@ describe("enrolment in the profile (no JavaScript)", () => {
     expect(await db.selectFrom("user_recovery_codes").select("id").where("user_id", "=", id).executeTakeFirst()).toBeUndefined();
     const again = await new Visitor().send("/admin/login", { username: "tf-off", password: PASSWORD });
     expect(again.headers.get("Location")).toBe("/admin/dashboard");
+  });
+
+  it("every change of a second factor is in the audit log (enable, new codes, disable, a wrong code), never a code or key", async () => {
+    const visitor = await signIn("tf-audit");
+    const { key, codes } = await enrol(visitor);
+    expect((await visitor.send("/admin/profile/two-factor", { intent: "renew", password: PASSWORD })).status).toBe(200);
+    const browser = await passwordStep("tf-audit");
+    expect((await browser.send("/admin/login/code", { intent: "code", code: "000000" })).status).toBe(401);
+    expect((await visitor.send("/admin/profile/two-factor", { intent: "disable", password: PASSWORD })).status).toBe(302);
+    const id = await userId("tf-audit");
+    const entries = await db.selectFrom("audit_log").selectAll().where("object_id", "=", id).orderBy("id").execute();
+    const actions = entries.map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["user.two_factor_enable", "user.recovery_codes_renew", "user.two_factor_disable", "auth.sign_in_failed"]));
+    expect(entries.find((e) => e.action === "auth.sign_in_failed")?.details).toContain('"reason":"code"');
+    const everything = JSON.stringify(entries);
+    for (const secret of [key, ...codes, PASSWORD]) expect(everything).not.toContain(secret);
   });
 });
 
