@@ -15,6 +15,7 @@ import { formatDateTime } from "~/utils/format";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
+import { TotpCodeSchema } from "~/utils/two-factor-schema";
 
 // Two-factor sign-in of the signed-in person (issue 25, docs/decisions/023): enrol (scan the QR code
 // or type the key, then confirm with a current code), see the ten recovery codes once, make new
@@ -27,17 +28,7 @@ export const handle: AdminHandle = { title: TITLE };
 const INTENTS = ["start", "cancel", "confirm", "renew", "disable"] as const;
 type Intent = (typeof INTENTS)[number];
 const REQUIRED = "Обов'язкове поле";
-const ConfirmSchema = z.object({
-  code: z
-    .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
-    .transform((v) => v.replace(/[\s-]/g, ""))
-    .pipe(
-      z
-        .string()
-        .min(1, "Введіть код із застосунку")
-        .regex(/^\d{6}$/, "Код має складатися з 6 цифр"),
-    ),
-});
+const ConfirmSchema = TotpCodeSchema;
 const PasswordSchema = z.object({
   password: z.string({ required_error: REQUIRED, invalid_type_error: REQUIRED }).min(1, "Введіть свій пароль").max(1024),
 });

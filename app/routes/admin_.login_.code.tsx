@@ -10,6 +10,7 @@ import { LOGIN_PATH } from "~/utils/auth-paths";
 import { formFailureOf } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
+import { TotpCodeSchema } from "~/utils/two-factor-schema";
 
 // The second screen of a sign-in (docs/decisions/023): after the right password of a person with a
 // second factor, a code from their app or one of their recovery codes. A plain form; the
@@ -18,17 +19,7 @@ import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 
 const INTENTS = ["code", "recovery"] as const;
 const REQUIRED = "Обов'язкове поле";
-const CodeSchema = z.object({
-  code: z
-    .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
-    .transform((v) => v.replace(/[\s-]/g, ""))
-    .pipe(
-      z
-        .string()
-        .min(1, "Введіть код із застосунку")
-        .regex(/^\d{6}$/, "Код має складатися з 6 цифр"),
-    ),
-});
+const CodeSchema = TotpCodeSchema;
 const RecoverySchema = z.object({
   recovery_code: z
     .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
