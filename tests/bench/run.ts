@@ -635,18 +635,22 @@ async function engines() {
     ];
     const results = new Map<string, Run>();
     for (const config of configs) {
-      for (const row of rowsOf) {
-        // Each server its own data folder for the page store, the one database it names.
+      // One server per configuration and store setting (the cold rows share one with the store off).
+      for (const storeEnv of [{ PAGE_CACHE: "0" }, {}] as Record<string, string>[]) {
+        const rows = rowsOf.filter((row) => (row.env.PAGE_CACHE ?? "") === (storeEnv.PAGE_CACHE ?? ""));
+        // Each server its own data folder for the page store; on PostgreSQL the one database it names.
         const dataDir = config.env.DATABASE_URL ? mkdtempSync(join(tmpdir(), "news-bench-pg-")) : dir;
         if (dataDir !== dir) pgDirs.push(dataDir);
-        await withServer(dataDir, { ...config.env, ...row.env }, async (server) => {
-          const headers: Record<string, string> = row.target.signedIn ? { Cookie: await signIn(server.url) } : {};
-          if (!row.target.signedIn) await load(server.url, row.target, headers, WARMUP); // fills the store for the kept page
-          await load(server.url, row.target, headers, WARMUP);
-          const run = await load(server.url, row.target, headers, DURATION);
-          if (run.non2xx || run.errors) console.log(`  ! ${row.label} (${config.name}): ${run.non2xx} non-2xx, ${run.errors} errors`);
-          results.set(`${config.name}|${row.label}`, run);
-          process.stdout.write(`  ${config.name}: ${row.label}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms\n`);
+        await withServer(dataDir, { ...config.env, ...storeEnv }, async (server) => {
+          for (const row of rows) {
+            const headers: Record<string, string> = row.target.signedIn ? { Cookie: await signIn(server.url) } : {};
+            if (!row.target.signedIn) await load(server.url, row.target, headers, WARMUP); // fills the store for the kept page
+            await load(server.url, row.target, headers, WARMUP);
+            const run = await load(server.url, row.target, headers, DURATION);
+            if (run.non2xx || run.errors) console.log(`  ! ${row.label} (${config.name}): ${run.non2xx} non-2xx, ${run.errors} errors`);
+            results.set(`${config.name}|${row.label}`, run);
+            process.stdout.write(`  ${config.name}: ${row.label}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms\n`);
+          }
         });
       }
     }
