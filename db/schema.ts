@@ -101,6 +101,8 @@ export interface ArticlesTable {
   featured_image: string | null;
   featured_image_alt: string | null;
   featured_image_caption: string | null;
+  /** Issue 28: readers may comment (open), comments stay shown but closed, or are not shown (hidden). */
+  comments_mode: Generated<CommentsMode>;
 }
 
 export interface TagsTable {
@@ -225,6 +227,29 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+export type CommentsMode = "open" | "closed" | "hidden";
+export type CommentStatus = "pending" | "approved" | "spam" | "deleted";
+
+/** Issue 28: a reader's comment (docs/decisions/026-comments.md). */
+export interface CommentsTable {
+  id: string;
+  article_id: string;
+  parent_id: string | null;
+  author_name: string;
+  /** Private: shown to editors and admins only. */
+  author_email: string | null;
+  body: string;
+  status: Generated<CommentStatus>;
+  held_reason: string | null;
+  /** The client address (staff only; the rate limit counts by it). */
+  ip: string | null;
+  /** SHA-256 of the reader's deletion cookie (15 minutes). */
+  delete_token_hash: string | null;
+  created_at: Timestamp;
+  moderated_by: string | null;
+  moderated_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +272,7 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   audit_log: AuditLogTable;
+  comments: CommentsTable;
 }
 
 export type User = Selectable<UsersTable>;

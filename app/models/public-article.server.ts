@@ -6,6 +6,7 @@ import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils
 import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
+import { approvedCommentCount } from "./comment-count.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 
 // Reads of published articles for the public site (home, article, category, search, feeds and
@@ -32,11 +33,13 @@ export interface Card {
   image: string;
   /** '/article/{slug}'; null for built-in sample cards, which have no page. */
   url: string | null;
+  /** Issue 28: approved readers' comments. */
+  comment_count: number;
 }
 
 /** Published articles with what a card shows (the shared article selection). */
 function cardQuery() {
-  return articleRows().where("articles.status", "=", "published");
+  return articleRows().where("articles.status", "=", "published").select(approvedCommentCount);
 }
 
 type CardRow = Awaited<ReturnType<ReturnType<typeof cardQuery>["execute"]>>[number];
@@ -55,6 +58,7 @@ export function toCard(row: CardRow): Card {
     author: row.author_name || row.author_username || "Science Admin",
     image: row.featured_image || FALLBACK_IMAGE,
     url: `/article/${row.slug}`,
+    comment_count: Number(row.comment_count ?? 0),
   };
 }
 
@@ -120,7 +124,7 @@ export async function listCategoryCards({ categoryId, page, perPage }: { categor
  * slug is an old one of a published article (answered with a 301), or undefined.
  */
 export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
-  const article = await articlePageQuery(cardQuery()).where(bySlugOrId(slugOrId)).executeTakeFirst();
+  const article = await articlePageQuery(articleRows().where("articles.status", "=", "published")).where(bySlugOrId(slugOrId)).executeTakeFirst();
   if (!article) {
     const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
@@ -149,8 +153,10 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
       "articles.canonical_url",
       "articles.featured_image_alt",
       "articles.featured_image_caption",
+      "articles.comments_mode",
     ])
-    .select(tagNames);
+    .select(tagNames)
+    .select(approvedCommentCount);
 }
 
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
@@ -185,6 +191,8 @@ function toPublicArticle(article: ArticlePageRow) {
     image_caption: article.featured_image_caption,
     time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
     tags: parseTagNames(article.tags),
+    comment_count: Number(article.comment_count ?? 0),
+    comments_mode: article.comments_mode,
   };
 }
 
@@ -246,7 +254,7 @@ export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: s
         .slice(0, limit)
         .map((r) => r.id)
     : [];
-  const cards = ranked.length ? await articleRows().where("articles.id", "in", ranked).execute() : [];
+  const cards = ranked.length ? await articleRows().select(approvedCommentCount).where("articles.id", "in", ranked).execute() : [];
   const rows = ranked.map((rid) => cards.find((c) => c.id === rid)!).filter(Boolean);
   if (rows.length >= limit) return rows.map(toCard);
   // A small category: the newest other articles fill the row, so it never looks empty.

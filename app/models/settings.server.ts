@@ -51,6 +51,10 @@ export const ContentSettingsSchema = z.object({
     .default(10),
   allow_comments: z.boolean().default(false),
   moderation_required: z.boolean().default(true),
+  // Issue 28: comments with more links than this, or with a blocked word, wait for a moderator.
+  comment_max_links: z.coerce.number().int("Ціле число від 0 до 20").min(0, "Ціле число від 0 до 20").max(20, "Ціле число від 0 до 20").default(2),
+  /** Words or phrases, one a line; a comment containing one (any case) waits for a moderator. */
+  comment_blocklist: textOrEmpty(5000),
 });
 
 /** The eight fields of GET/PUT /api/seo/settings (SPEC §3 'Site/SEO settings'). */

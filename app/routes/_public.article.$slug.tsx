@@ -1,6 +1,9 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { ArticleView, latest } from "~/components/public/article-view";
+import { CommentsSection } from "~/components/public/comments-section";
+import { commentAction } from "~/services/comment-action.server";
+import { commentSection } from "~/services/comment-post.server";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
 import { showsArticles } from "~/page-store/page-cache.server";
 import { keepInDocument } from "~/utils/document-html";
@@ -8,7 +11,10 @@ import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // SPEC §2 'Article page'. The body is the HTML sanitised when the article was saved (DESIGN §9):
 // nothing is parsed or sanitised here. Views are counted by the server middleware, not here.
-export async function loader({ params, context }: LoaderFunctionArgs) {
+// Issue 28: a reader's comment (or the deletion of their own) is posted to the article's page.
+export const action = commentAction;
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   const found = await getPublicArticle({ slugOrId: slug });
   if (!found) throw new Response("Article not found", { status: 404 });
@@ -18,12 +24,20 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   showsArticles(context, [found.article, ...related]);
   // The body is in a document once: in its markup, not also in the loader data (document-html.ts).
   const article = { ...found.article, content_html: keepInDocument(context, found.article.id, found.article.content_html) };
-  return { article, related };
+  // Issue 28: the comments (the reader's own recent ones only when the page is rendered for them).
+  const comments = await commentSection({ article: found.article, cookieHeader: request.headers.get("Cookie") });
+  return { article, related, comments };
 }
 
 export default function ArticlePage() {
-  const { article, related } = useLoaderData<typeof loader>();
-  return <ArticleView article={article} related={related} />;
+  const { article, related, comments } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <>
+      <ArticleView article={article} related={related} />
+      {comments ? <CommentsSection section={comments} result={result} /> : null}
+    </>
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {

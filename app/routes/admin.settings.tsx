@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
+import { CommentSpamFields } from "~/components/admin/comment-spam-fields";
 import { CheckboxField, Field } from "~/components/ui/field";
 import { getSiteSettings, saveSiteSettings, SettingsFormSchema } from "~/models/settings.server";
 import { requireRole } from "~/services/auth.server";
@@ -31,6 +32,8 @@ const FIELD_TAB: Record<string, TabId> = {
   posts_per_page: "content",
   allow_comments: "content",
   moderation_required: "content",
+  comment_max_links: "content",
+  comment_blocklist: "content",
   site_title: "seo",
   site_description: "seo",
   site_keywords: "seo",
@@ -164,6 +167,7 @@ export default function SettingsScreen() {
             name="moderation_required"
             defaultChecked={checked("moderation_required", settings.content.moderation_required)}
           />
+          <CommentSpamFields content={settings.content} value={value} errors={errors} />
           <aside className="info-panel">
             <h3>Content guidelines</h3>
             <ul>

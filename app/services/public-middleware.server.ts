@@ -334,7 +334,9 @@ class PublicPages {
       const target = publicPage(req.url);
       if (!target) return next();
 
-      if (!isAnonymous(req)) {
+      // A reader who commented in the last 15 minutes sees their own comments (and may delete them):
+      // their pages are rendered for them, never kept or served from the store (issue 28).
+      if (!isAnonymous(req) || /(^|;\s*)comment_token=/.test(req.headers.cookie ?? "")) {
         const writeHead = res.writeHead;
         res.writeHead = function (this: Response, ...args: unknown[]) {
           res.setHeader("Cache-Control", CACHE_CONTROL.private);

@@ -46,6 +46,9 @@ export const AUDIT_ACTIONS = {
   "homepage.save": "Збережено головну сторінку",
   "settings.save": "Змінено налаштування",
   "seo.submit": "Надіслано до пошукових систем",
+  // Readers' comments (issue 28): a moderator's change of status, and a removal for good.
+  "comment.moderate": "Змінено статус коментаря",
+  "comment.delete": "Видалено коментар назавжди",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -54,7 +57,7 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo"] as const;
+export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment"] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
@@ -65,6 +68,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   homepage: "Головна сторінка",
   settings: "Налаштування",
   seo: "SEO",
+  comment: "Коментар",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

@@ -19,6 +19,7 @@ const sample = (n: number, title: string, subtitle: string, category: string, im
   author: "Science Admin",
   image,
   url: null,
+  comment_count: 0,
 });
 
 const S = [
