@@ -7,6 +7,7 @@ import { ukOrder, unindexed } from "../../db/sql/text";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { searchTerms } from "../utils/search-query";
 import { readableFilter } from "./article-access.server";
+import { approvedCommentCount } from "./comment-count.server";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -236,6 +237,7 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
     articleRows()
       .where("articles.status", "=", "published")
       .$if(Boolean(categoryId), (q) => q.where("articles.category_id", "=", categoryId!))
+      .select(approvedCommentCount)
       .orderBy("articles.published_at", "desc")
       .offset(skip)
       .limit(limit)
@@ -251,6 +253,7 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
       category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name, slug: r.category_slug } : null,
       author: r.author_username ? { username: r.author_username, profile: { name: r.author_name } } : null,
       url: `/article/${r.slug}`,
+      comment_count: Number(r.comment_count ?? 0),
     })),
     total,
   };

@@ -1,11 +1,11 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { ArticleView, latest } from "~/components/public/article-view";
 import { CommentsSection } from "~/components/public/comments-section";
-import { commentAction } from "~/services/comment-action.server";
-import { commentSection } from "~/services/comment-post.server";
 import { getPublicArticle, listRelatedArticles } from "~/models/public-article.server";
 import { showsArticles } from "~/page-store/page-cache.server";
+import { commentAction } from "~/services/comment-action.server";
+import { commentSection } from "~/services/comment-post.server";
 import { keepInDocument } from "~/utils/document-html";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
@@ -13,6 +13,14 @@ import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 // nothing is parsed or sanitised here. Views are counted by the server middleware, not here.
 // Issue 28: a reader's comment (or the deletion of their own) is posted to the article's page.
 export const action = commentAction;
+
+/** A refused comment's Retry-After (the per-address limit) reaches the browser. */
+export const headers: HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) headers.set("Retry-After", retry);
+  return headers;
+};
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";

@@ -3,12 +3,14 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError
 import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { CommentsModeControl } from "~/components/newsroom/comments-mode-control";
 import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
+import { getCommentsMode } from "~/models/comment.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireArticleToEdit } from "~/services/article-history.server";
 import { takeFlash } from "~/services/flash.server";
@@ -45,6 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       values: toValues(article),
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
       canPublish: user.role !== "reporter",
+      commentsMode: (await getCommentsMode({ articleId: article.id })) ?? "open",
       flash,
       // The editorial desk (issue 14): desk-panel.tsx.
       desk: {
@@ -64,7 +67,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash, desk } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk, commentsMode } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <ArticleEditor
@@ -83,6 +86,7 @@ export default function EditArticle() {
           <DeskPanel {...desk} canPublish={canPublish} />
           <HistoryPanel articleId={article.id} version={article.version} />
           <PreviewLinkButton articleId={article.id} />
+          {canPublish ? <CommentsModeControl articleId={article.id} mode={commentsMode} /> : null}
         </>
       }
     />

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useMatches } from "@remix-run/react";
 import { ADMIN_NAV, DEFAULT_SECTION_TITLE, SEO_NAV, type AdminHandle } from "~/components/admin/nav";
+import { PendingBadge } from "~/components/admin/pending-badge";
+import { countPendingComments } from "~/models/comment.server";
 import { requireUser } from "~/services/auth.server";
 import { mustEnrol } from "~/services/two-factor.server";
 import { clearLocalDrafts } from "~/utils/local-drafts";
@@ -14,11 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The id keys the editor's unsaved-text copy in the browser to its author (app/utils/local-drafts.ts).
     user: { id: user.id, username: user.username, name: user.name, email: user.email, role: user.role },
     enrolOnly: await mustEnrol(user),
+    // Issue 28: the sidebar's badge of comments waiting for a moderator.
+    pendingComments: mayOpen(user.role, "/admin/comments") ? await countPendingComments() : 0,
   };
 }
 
 export default function AdminLayout() {
-  const { user, enrolOnly } = useLoaderData<typeof loader>();
+  const { user, enrolOnly, pendingComments } = useLoaderData<typeof loader>();
   const matches = useMatches();
   const location = useLocation();
   const handle = [...matches].reverse().find((m) => (m.handle as AdminHandle | undefined)?.title)?.handle as AdminHandle | undefined;
@@ -42,6 +46,7 @@ export default function AdminLayout() {
               <li key={item.to}>
                 <NavLink to={item.to} prefetch="intent">
                   {item.label}
+                  {item.to === "/admin/comments" ? <PendingBadge count={pendingComments} /> : null}
                 </NavLink>
               </li>
             ))}

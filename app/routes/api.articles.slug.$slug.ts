@@ -40,6 +40,7 @@ export const loader = apiRoute(async ({ params, context }: LoaderFunctionArgs) =
     og_image: a.og_image,
     canonical_url: a.canonical_url,
     url: `/article/${a.slug}`,
+    comment_count: a.comment_count,
   });
 });
 

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { Card } from "~/models/public-article.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
+import { CommentCount } from "./comment-count";
 
 /** The card's title, linked to its article unless it is a built-in sample. */
 export function CardLink({ card, children }: { card: Card; children?: ReactNode }) {
@@ -28,6 +29,7 @@ export function Meta({ card }: { card: Card }) {
       <time dateTime={card.published_at ?? undefined}>{card.time}</time>
       <span aria-hidden="true"> · </span>
       <span>{formatViews(card.views)} переглядів</span>
+      <CommentCount count={card.comment_count} />
       <span aria-hidden="true"> · </span>
       <span>{card.author}</span>
     </p>
@@ -79,6 +81,7 @@ export function TileCard({ card }: { card: Card }) {
           <time dateTime={card.published_at ?? undefined}>{card.time}</time>
           <span aria-hidden="true"> · </span>
           {formatViews(card.views)} переглядів
+          <CommentCount count={card.comment_count} />
         </p>
       </div>
     </article>

@@ -36,7 +36,7 @@ export function CommentBody({ body }: { body: string }) {
               {l > 0 ? <br /> : null}
               {pieces.map((piece, i) =>
                 "href" in piece ? (
-                  <a key={i} href={piece.href} rel="nofollow ugc noopener" target="_blank">
+                  <a key={i} href={piece.href} rel="nofollow ugc noopener noreferrer" target="_blank">
                     {piece.href}
                   </a>
                 ) : (
@@ -94,7 +94,7 @@ export function CommentsSection({ section, result }: { section: Section; result?
                 </ol>
               ) : null}
               {section.state === "open" ? (
-                <details key={section.own.length} className="comment-reply" open={result?.form === c.id && !result.ok}>
+                <details key={section.own.length} className="comment-reply" open={Boolean(result && result.form === c.id && !result.ok)}>
                   <summary>Відповісти</summary>
                   <CommentForm key={section.own.length} parentId={c.id} stamp={stamp} result={result?.form === c.id ? result : undefined} />
                 </details>
@@ -161,7 +161,7 @@ function CommentForm({ parentId, stamp, result }: { parentId: string; stamp: str
         </p>
       ) : null}
       <div className="field">
-        <label htmlFor={`${prefix}author_name`}>Ім'я *</label>
+        <label htmlFor={`${prefix}author_name`}>Ім&rsquo;я *</label>
         <input
           id={`${prefix}author_name`}
           name="author_name"
