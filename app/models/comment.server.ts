@@ -3,6 +3,7 @@ import { db, writeTransaction, type DB } from "../../db/index";
 import type { CommentStatus, CommentsMode } from "../../db/schema";
 import { containsFolded } from "../../db/sql/text";
 import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
+import { COMMENT_STATUSES } from "../utils/comment-statuses";
 import { DomainError } from "../utils/errors";
 import { formatPublicDateTime } from "../utils/public-format";
 import { recordAudit, type Actor } from "./audit.server";
@@ -12,15 +13,8 @@ import { recordAudit, type Actor } from "./audit.server";
 // lives in app/services/comment-post.server.ts. The author's email and the address are for staff:
 // the public shape never carries them.
 
-export const COMMENT_STATUSES = ["pending", "approved", "spam", "deleted"] as const satisfies readonly CommentStatus[];
+export { COMMENT_STATUSES };
 export const COMMENTS_MODES = ["open", "closed", "hidden"] as const satisfies readonly CommentsMode[];
-
-export const COMMENT_STATUS_LABELS: Record<CommentStatus, string> = {
-  pending: "Очікують",
-  approved: "Схвалені",
-  spam: "Спам",
-  deleted: "Видалені",
-};
 
 /** How many approved comments one article page shows (oldest first); more is a forum, not a page. */
 export const PAGE_COMMENTS_LIMIT = 500;
@@ -79,7 +73,10 @@ const blankToUndefined = (value: unknown) => (value == null || (typeof value ===
 
 /** The queue filter: a status (pending by default), one article, a search over name, email and text. */
 export const CommentFilterSchema = z.object({
-  status: z.preprocess(blankToUndefined, z.enum(COMMENT_STATUSES, { errorMap: () => ({ message: "Статус: pending, approved, spam або deleted" }) }).default("pending")),
+  status: z.preprocess(
+    blankToUndefined,
+    z.enum(COMMENT_STATUSES, { errorMap: () => ({ message: "Статус: pending, approved, spam або deleted" }) }).default("pending"),
+  ),
   article_id: z.preprocess(blankToUndefined, z.string().uuid("Невідомий ідентифікатор статті").optional()),
   q: z.preprocess(blankToUndefined, z.string().trim().max(200, "Не більше 200 символів").optional()),
 });
@@ -104,15 +101,16 @@ export interface ModeratedComment {
 }
 
 function queueQuery(filter: CommentFilter) {
-  let query = db
-    .selectFrom("comments")
-    .innerJoin("articles", "articles.id", "comments.article_id")
-    .where("comments.status", "=", filter.status);
+  let query = db.selectFrom("comments").innerJoin("articles", "articles.id", "comments.article_id").where("comments.status", "=", filter.status);
   if (filter.article_id) query = query.where("comments.article_id", "=", filter.article_id);
   if (filter.q) {
     const q = filter.q;
     query = query.where((eb) =>
-      eb.or([containsFolded(eb.ref("comments.author_name"), q), containsFolded(eb.ref("comments.body"), q), containsFolded(eb.ref("comments.author_email"), q)]),
+      eb.or([
+        containsFolded(eb.ref("comments.author_name"), q),
+        containsFolded(eb.ref("comments.body"), q),
+        containsFolded(eb.ref("comments.author_email"), q),
+      ]),
     );
   }
   return query;

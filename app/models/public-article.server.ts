@@ -124,7 +124,9 @@ export async function listCategoryCards({ categoryId, page, perPage }: { categor
  * slug is an old one of a published article (answered with a 301), or undefined.
  */
 export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
-  const article = await articlePageQuery(articleRows().where("articles.status", "=", "published")).where(bySlugOrId(slugOrId)).executeTakeFirst();
+  const article = await articlePageQuery(articleRows().where("articles.status", "=", "published"))
+    .where(bySlugOrId(slugOrId))
+    .executeTakeFirst();
   if (!article) {
     const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;

@@ -4,18 +4,11 @@ import { z } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
 import { CommentBody } from "~/components/public/comments-section";
 import { Field } from "~/components/ui/field";
-import {
-  COMMENT_STATUSES,
-  COMMENT_STATUS_LABELS,
-  CommentFilterSchema,
-  countCommentsByStatus,
-  deleteCommentForGood,
-  listComments,
-  moderateComments,
-} from "~/models/comment.server";
+import { CommentFilterSchema, countCommentsByStatus, deleteCommentForGood, listComments, moderateComments } from "~/models/comment.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
+import { COMMENT_STATUS_LABELS, COMMENT_STATUSES } from "~/utils/comment-statuses";
 import { formatDateTimeSeconds } from "~/utils/format";
 import { formFailure } from "~/utils/forms.server";
 import { SCREEN_ROLES } from "~/utils/roles";
@@ -188,7 +181,7 @@ export default function CommentsScreen() {
                     <a href={`/article/${encodeURIComponent(c.article_slug)}#comments`} target="_blank" rel="noreferrer">
                       {c.article_title}
                     </a>{" "}
-                    · <Link to={query({ article_id: c.article_id, page: undefined })}>усі коментарі до статті</Link>
+                    · <Link to={query({ article_id: c.article_id, q: undefined, page: undefined })}>усі коментарі до статті</Link>
                     {c.moderated_by ? <span className="muted"> · модерував(ла) {c.moderated_by}</span> : null}
                   </p>
                 </div>

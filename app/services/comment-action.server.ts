@@ -31,7 +31,9 @@ export async function commentAction({ request, params }: ActionFunctionArgs) {
     return data(result, { status: ok ? 200 : 403 });
   }
 
-  const outcome = await postComment({ articleId: article.id, input, ip: clientAddress(request) === "unknown" ? null : clientAddress(request), token });
+  // An IPv4 address as Node reports it on a dual-stack socket (`::ffff:203.0.113.7`) is kept as itself.
+  const address = clientAddress(request).replace(/^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i, "$1");
+  const outcome = await postComment({ articleId: article.id, input, ip: address === "unknown" ? null : address, token });
   if (outcome.ok) {
     const headers = { "Set-Cookie": readerCookie(outcome.token) };
     return redirect(`/article/${encodeURIComponent(article.slug)}#comment-${outcome.id}`, { status: 303, headers });

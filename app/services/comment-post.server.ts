@@ -61,13 +61,7 @@ export function readerCookie(token: string): string {
 
 const optionalEmail = z.preprocess(
   (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(COMMENT_LIMITS.email, `Не більше ${COMMENT_LIMITS.email} символів`)
-    .email("Невірний формат email")
-    .optional(),
+  z.string().trim().toLowerCase().max(COMMENT_LIMITS.email, `Не більше ${COMMENT_LIMITS.email} символів`).email("Невірний формат email").optional(),
 );
 // Control characters other than line breaks and tabs have no place in a comment.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
@@ -77,11 +71,7 @@ const clean = (v: unknown) => (typeof v === "string" ? v.replace(CONTROL, "").re
 export const CommentFormSchema = z.object({
   author_name: z.preprocess(
     clean,
-    z
-      .string({ required_error: "Вкажіть ім'я" })
-      .trim()
-      .min(1, "Вкажіть ім'я")
-      .max(COMMENT_LIMITS.name, `Ім'я: не більше ${COMMENT_LIMITS.name} символів`),
+    z.string({ required_error: "Вкажіть ім'я" }).trim().min(1, "Вкажіть ім'я").max(COMMENT_LIMITS.name, `Ім'я: не більше ${COMMENT_LIMITS.name} символів`),
   ),
   author_email: optionalEmail,
   body: z.preprocess(

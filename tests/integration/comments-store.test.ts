@@ -39,7 +39,13 @@ describe("comments and the page store (production server)", () => {
       method: "POST",
       redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url, Cookie: cookie },
-      body: new URLSearchParams({ site_title: "Наука UA", posts_per_page: "10", allow_comments: "on", moderation_required: "on", analytics_enabled: "on" }).toString(),
+      body: new URLSearchParams({
+        site_title: "Наука UA",
+        posts_per_page: "10",
+        allow_comments: "on",
+        moderation_required: "on",
+        analytics_enabled: "on",
+      }).toString(),
     });
     expect(saved.status).toBe(200);
   });

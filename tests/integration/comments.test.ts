@@ -56,7 +56,11 @@ interface Posted {
 }
 
 /** A reader's form post to an article page, the form rendered `age` ms ago. */
-async function post(slug: string, fields: Record<string, string>, { ip = nextIp(), cookie, age = 10_000 }: { ip?: string; cookie?: string; age?: number } = {}): Promise<Posted> {
+async function post(
+  slug: string,
+  fields: Record<string, string>,
+  { ip = nextIp(), cookie, age = 10_000 }: { ip?: string; cookie?: string; age?: number } = {},
+): Promise<Posted> {
   const body = new URLSearchParams({ intent: "comment", stamp: formStamp(Date.now() - age), website: "", parent_id: "", ...fields });
   const res = await request(`/article/${slug}`, {
     method: "POST",
@@ -75,7 +79,10 @@ const page = async (slug: string, cookie?: string) => (await request(`/article/$
 
 beforeAll(async () => {
   await migrated();
-  await db.insertInto("categories").values({ id: categoryId, name: "Біологія", slug: `bio-${Date.now()}`, description: null }).execute();
+  await db
+    .insertInto("categories")
+    .values({ id: categoryId, name: "Біологія", slug: `bio-${Date.now()}`, description: null })
+    .execute();
   for (const role of ["admin", "editor", "reporter"] as const) {
     const username = `c-${role}-${Date.now().toString(36)}`;
     await createUser({ username, email: `${username}@example.com`, password: PASSWORD, role });
@@ -135,7 +142,9 @@ describe("posting a comment (the article page's form, no JavaScript)", () => {
     expect((await row(id!)).status).toBe("approved");
     const html = await page("beta");
     expect(html).toContain("Перший абзац.");
-    expect(html).toMatch(/<a href="https:\/\/example.org\/doc\?a=1" rel="nofollow ugc noopener noreferrer" target="_blank">https:\/\/example.org\/doc\?a=1<\/a>/);
+    expect(html).toMatch(
+      /<a href="https:\/\/example.org\/doc\?a=1" rel="nofollow ugc noopener noreferrer" target="_blank">https:\/\/example.org\/doc\?a=1<\/a>/,
+    );
     const shape = await (await request("/api/articles/slug/beta")).json();
     expect(shape.comment_count).toBe(1);
     const home = await (await request("/api/homepage/public")).json();
@@ -231,14 +240,22 @@ describe("script injection in every field is shown as text", () => {
   it("name, email, body and parent id never become markup on the page, in the queue or in the JSON", async () => {
     await content({ moderation_required: false });
     const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>`;
-    const posted = await post("alpha", { author_name: `Злий ${evil}`.slice(0, 80), body: `${evil}\n\njavascript:alert(3) http://x.example/"><svg/onload=alert(4)>` });
+    const posted = await post("alpha", {
+      author_name: `Злий ${evil}`.slice(0, 80),
+      body: `${evil}\n\njavascript:alert(3) http://x.example/"><svg/onload=alert(4)>`,
+    });
     expect(posted.status).toBe(303);
     const html = await page("alpha");
     expect(html).not.toMatch(/<script>alert|<img src=x|<svg\/onload|href="javascript:/i);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).toContain('href="http://x.example/"');
     // A bad email and a bad parent come back as messages, the submitted values escaped.
-    const bad = await post("alpha", { author_name: "Тест", author_email: `"><script>alert(5)</script>@x`, body: "Текст", parent_id: `"><script>alert(6)</script>` });
+    const bad = await post("alpha", {
+      author_name: "Тест",
+      author_email: `"><script>alert(5)</script>@x`,
+      body: "Текст",
+      parent_id: `"><script>alert(6)</script>`,
+    });
     expect(bad.status).toBe(422);
     const badHtml = await bad.res.text();
     expect(badHtml).not.toMatch(/<script>alert\((5|6)\)/);

@@ -214,7 +214,7 @@ function CommentForm({ parentId, stamp, result }: { parentId: string; stamp: str
           aria-describedby={[described("body"), `${prefix}body-hint`].filter(Boolean).join(" ")}
         />
         <p id={`${prefix}body-hint`} className="muted small">
-          Лише текст; посилання стануть клікабельними. Коментарі перевіряє редакція.
+          Лише текст: абзаци зберігаються, адреси сайтів стануть посиланнями.
         </p>
         {errors.body ? (
           <p id={`${prefix}body-error`} className="field-error">
