@@ -4,11 +4,20 @@ import { z } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
 import { CommentBody } from "~/components/public/comments-section";
 import { Field } from "~/components/ui/field";
-import { CommentFilterSchema, countCommentsByStatus, deleteCommentForGood, listComments, moderateComments } from "~/models/comment.server";
+import {
+  CommentFilterSchema,
+  CommentsModeSchema,
+  countCommentsByStatus,
+  deleteCommentForGood,
+  listComments,
+  moderateComments,
+  setCommentsMode,
+} from "~/models/comment.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
 import { COMMENT_STATUS_LABELS, COMMENT_STATUSES } from "~/utils/comment-statuses";
+import { DomainError } from "~/utils/errors";
 import { formatDateTimeSeconds } from "~/utils/format";
 import { formFailure } from "~/utils/forms.server";
 import { SCREEN_ROLES } from "~/utils/roles";
@@ -58,9 +67,27 @@ const DONE: Record<string, string> = {
   purge: "Видалено назавжди",
 };
 
+// The editor's per-article switch (components/newsroom/comments-mode-control.tsx) posts here too.
+const ModeFormSchema = z.object({ article_id: z.string().uuid(), comments_mode: CommentsModeSchema });
+const MODE_LABELS = { open: "відкриті", closed: "закриті", hidden: "приховані" } as const;
+
+async function setMode(request: Request, actor: Awaited<ReturnType<typeof requireRole>>, form: FormData) {
+  const parsed = ModeFormSchema.safeParse({ article_id: form.get("article_id"), comments_mode: form.get("comments_mode") });
+  if (!parsed.success) return formFailure({ formError: "Оберіть: відкриті, закриті або приховані" }, 400);
+  const { article_id: articleId, comments_mode: mode } = parsed.data;
+  try {
+    await setCommentsMode({ articleId, mode, actor });
+  } catch (error) {
+    if (error instanceof DomainError && error.status === 404) throw new Response("Статтю не знайдено", { status: 404 });
+    throw error;
+  }
+  return redirectWithFlash(request, `/admin/articles/edit/${articleId}`, `Коментарі до статті: ${MODE_LABELS[mode]}`);
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, ROLES);
   const form = await request.formData();
+  if (form.get("intent") === "mode") return setMode(request, actor, form);
   const parsed = ModerateFormSchema.safeParse({ intent: form.get("intent"), ids: form.getAll("ids").map(String) });
   if (!parsed.success) return formFailure({ formError: parsed.error.issues[0]?.message ?? "Перевірте форму" }, 400);
   const { intent, ids } = parsed.data;

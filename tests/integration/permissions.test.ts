@@ -60,6 +60,7 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/users": ADMIN_SCREEN,
   "/admin/audit": ADMIN_SCREEN, // issue 25: the audit log and its CSV
   "/admin/audit.csv": ADMIN_SCREEN,
+  "/admin/comments": EDITOR_SCREEN, // issue 28: comment moderation
   "/admin/profile": STAFF_SCREEN, // everyone edits their own
   "/admin/profile/two-factor": STAFF_SCREEN, // everyone's own second factor (issue 25)
   "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
@@ -98,6 +99,9 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/users": ADMIN_API,
   "/api/users/:id": ADMIN_API,
   "/api/audit": ADMIN_API,
+  "/api/comments": EDITOR_API,
+  // An unknown comment: 404 once the role may moderate.
+  "/api/comments/:id": { anonymous: 401, reporter: 403, editor: 404, admin: 404 },
 };
 
 let server: RunningServer;

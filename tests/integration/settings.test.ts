@@ -25,7 +25,7 @@ describe("settings", () => {
   it("reads SPEC §9 defaults before anything is saved", async () => {
     const s = await getSiteSettings();
     expect(s.general.maintenance_mode).toBe(false);
-    expect(s.content).toEqual({ posts_per_page: 10, allow_comments: false, moderation_required: true });
+    expect(s.content).toEqual({ posts_per_page: 10, allow_comments: false, moderation_required: true, comment_max_links: 2, comment_blocklist: "" });
     expect(s.seo).toMatchObject({ language: "uk-UA", robots: "index, follow" });
     expect(s.integrations.analytics_enabled).toBe(true);
     expect(s.security).toEqual({ session_timeout: 60, max_login_attempts: 5, two_factor_required: "nobody" });
@@ -105,7 +105,7 @@ describe("settings", () => {
     const ok = parseForm(SettingsFormSchema, form);
     expect(ok.ok).toBe(true);
     if (!ok.ok) return;
-    expect(ok.data.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false });
+    expect(ok.data.content).toEqual({ posts_per_page: 20, allow_comments: false, moderation_required: false, comment_max_links: 2, comment_blocklist: "" });
     expect(ok.data.security).toEqual({ session_timeout: 30, max_login_attempts: 3, two_factor_required: "admin-editor" });
     await saveSiteSettings(ok.data, TEST_ACTOR);
     expect((await getSettings("security")).max_login_attempts).toBe(3);

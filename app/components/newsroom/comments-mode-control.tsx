@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 
 // The editor's per-article comments switch (issue 28, DESIGN §15): open, closed (kept, no new
 // ones) or hidden. Its own small form beside the editor's (forms do not nest), posted to
-// /admin/comments/mode; works without JavaScript. Editors and admins only (the route checks).
+// /admin/comments (intent "mode"); works without JavaScript. Editors and admins only (the route checks).
 
 const MODES = [
   { value: "open", label: "Відкриті" },
@@ -12,9 +12,10 @@ const MODES = [
 
 export function CommentsModeControl({ articleId, mode }: { articleId: string; mode: string }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formAction === "/admin/comments/mode";
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "mode";
   return (
-    <Form method="post" action="/admin/comments/mode" className="comments-mode-control">
+    <Form method="post" action="/admin/comments" className="comments-mode-control">
+      <input type="hidden" name="intent" value="mode" />
       <input type="hidden" name="article_id" value={articleId} />
       <label htmlFor="comments_mode">Коментарі до статті</label>{" "}
       <select id="comments_mode" name="comments_mode" defaultValue={mode} key={mode}>
