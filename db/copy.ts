@@ -35,6 +35,8 @@ export const COPIED_TABLES = [
   "user_recovery_codes",
   "sign_in_challenges",
   "audit_log",
+  "guest_authors",
+  "article_authors",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */

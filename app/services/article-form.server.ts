@@ -5,6 +5,7 @@ import { storeImage } from "../models/media.server";
 import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
+import { parseBylineForm } from "./byline-form.server";
 import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
@@ -117,6 +118,9 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     if (form.get("remove_featured_image") === "on") values.featured_image = "";
     const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined });
     if (!parsed.ok) return fail(parsed, 422);
+    const bylines = parseBylineForm(form); // issue 29: authors and noindex
+    if (!bylines.ok) return fail(bylines, 422);
+    Object.assign(parsed.data, bylines.data);
     // The file is stored once the rest is valid; its URL stays in the form if the save fails.
     const file = form.get("featured_image_file");
     if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {

@@ -12,6 +12,7 @@ import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsr
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
 import { TimedMessage } from "./ui";
+import { BylinePanel } from "./byline-picker";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
 // JavaScript (preview and confirmation are round trips, the featured image is a file input);
@@ -547,6 +548,7 @@ export function ArticleEditor(props: EditorProps) {
               maxLength={LIMITS.seoDescription}
             />
           </div>
+          <BylinePanel />
         </div>
       </Form>
     </section>

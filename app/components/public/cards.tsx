@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { Card } from "~/models/public-article.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
+import { BylineNames } from "./byline-names";
 
 /** The card's title, linked to its article unless it is a built-in sample. */
 export function CardLink({ card, children }: { card: Card; children?: ReactNode }) {
@@ -29,7 +30,7 @@ export function Meta({ card }: { card: Card }) {
       <span aria-hidden="true"> · </span>
       <span>{formatViews(card.views)} переглядів</span>
       <span aria-hidden="true"> · </span>
-      <span>{card.author}</span>
+      <BylineNames authors={card.authors} fallback={card.author} />
     </p>
   );
 }
