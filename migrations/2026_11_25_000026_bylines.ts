@@ -32,7 +32,8 @@ function freeSlug(base: string, taken: Set<string>, fallback: string): string {
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable("guest_authors")
+  await db.schema
+    .createTable("guest_authors")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("slug", "text", (c) => c.notNull().unique())
@@ -62,7 +63,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("article_authors_user").on("article_authors").columns(["user_id", "article_id"]).unique().execute();
   await db.schema.createIndex("article_authors_guest").on("article_authors").columns(["guest_id", "article_id"]).unique().execute();
 
-  await db.schema.alterTable("articles").addColumn("noindex", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("articles")
+    .addColumn("noindex", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   // The sitemaps walk published, indexable articles by date from an index alone, as before (issue 25).
   await sql`create index articles_indexable_published on articles (status, published_at) where noindex = 0`.execute(db);
   await db.schema.alterTable("tags").addColumn("slug", "text").execute();
@@ -82,7 +86,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   const tagSlugs = new Set<string>();
   const tags = await db.selectFrom("tags").select(["id", "name"]).orderBy("id").execute();
   for (const t of tags) {
-    await db.updateTable("tags").set({ slug: freeSlug(slugOf(t.name), tagSlugs, "teh") }).where("id", "=", t.id).execute();
+    await db
+      .updateTable("tags")
+      .set({ slug: freeSlug(slugOf(t.name), tagSlugs, "teh") })
+      .where("id", "=", t.id)
+      .execute();
   }
 }
 

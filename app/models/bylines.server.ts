@@ -133,9 +133,19 @@ export async function setArticleBylines(
 /** The byline fields of a save (POST/PUT /api/articles, the editor): `authors` and `noindex`, each only when sent. */
 export async function saveBylineFields(
   trx: DB,
-  { articleId, actor, input, ownerId }: { articleId: string; actor: Pick<User, "id" | "role">; input: { authors?: BylineRef[]; noindex?: boolean }; ownerId: string | null },
+  {
+    articleId,
+    actor,
+    input,
+    ownerId,
+  }: { articleId: string; actor: Pick<User, "id" | "role">; input: { authors?: BylineRef[]; noindex?: boolean }; ownerId: string | null },
 ): Promise<void> {
-  if (input.noindex !== undefined) await trx.updateTable("articles").set({ noindex: input.noindex ? 1 : 0 }).where("id", "=", articleId).execute();
+  if (input.noindex !== undefined)
+    await trx
+      .updateTable("articles")
+      .set({ noindex: input.noindex ? 1 : 0 })
+      .where("id", "=", articleId)
+      .execute();
   if (input.authors) await setArticleBylines(trx, { articleId, actor, refs: input.authors, ownerId });
 }
 
@@ -163,11 +173,12 @@ export async function listingSlugs(executor: DB, articleId: string): Promise<{ a
 export async function fillTagSlugs(trx: DB): Promise<void> {
   const missing = await trx.selectFrom("tags").select(["id", "name"]).where("slug", "is", null).execute();
   for (const tag of missing) {
-    const slug = await firstFreeSlug(slugify(tag.name) || "teh", async (s) => Boolean(await trx.selectFrom("tags").select("id").where("slug", "=", s).executeTakeFirst()));
+    const slug = await firstFreeSlug(slugify(tag.name) || "teh", async (s) =>
+      Boolean(await trx.selectFrom("tags").select("id").where("slug", "=", s).executeTakeFirst()),
+    );
     await trx.updateTable("tags").set({ slug }).where("id", "=", tag.id).execute();
   }
 }
-
 
 /** What the editor's byline picker offers (active staff and every guest) and the article's current bylines. */
 export async function bylineEditorData({ articleId, actor }: { articleId?: string; actor: Pick<User, "id"> }) {
@@ -180,7 +191,9 @@ export async function bylineEditorData({ articleId, actor }: { articleId?: strin
   ]);
   const selected = current.map((r) => (r.user_id ? `staff:${r.user_id}` : `guest:${r.guest_id}`));
   const options: BylineOption[] = [
-    ...staff.filter((u) => u.is_active || selected.includes(`staff:${u.id}`)).map((u) => ({ kind: "staff" as const, id: u.id, name: u.name || u.username, detail: u.username })),
+    ...staff
+      .filter((u) => u.is_active || selected.includes(`staff:${u.id}`))
+      .map((u) => ({ kind: "staff" as const, id: u.id, name: u.name || u.username, detail: u.username })),
     ...guests.map((g) => ({ kind: "guest" as const, id: g.id, name: g.name, detail: "гість" })),
   ];
   return { options, selected };

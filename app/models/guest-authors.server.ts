@@ -41,7 +41,12 @@ async function invalidateAuthor(executor: DB, author: { kind: "staff" | "guest";
   invalidatePublicCache([...slugs.map(CACHE_TAG.author), ...articles.map((a) => CACHE_TAG.article(a.article_id))]);
 }
 
-const values = (input: GuestAuthorInput) => ({ name: input.name, bio: input.bio, photo: input.photo, links: input.links.length ? JSON.stringify(input.links) : null });
+const values = (input: GuestAuthorInput) => ({
+  name: input.name,
+  bio: input.bio,
+  photo: input.photo,
+  links: input.links.length ? JSON.stringify(input.links) : null,
+});
 
 export async function createGuestAuthor({ actor, input }: { actor: Actor; input: GuestAuthorInput }) {
   return writeTransaction(async (trx) => {
@@ -100,7 +105,12 @@ export async function updateOwnAuthorProfile({ actor, input }: { actor: Actor; i
       .set({ bio: input.bio, avatar: input.photo, links: input.links.length ? JSON.stringify(input.links) : null, updated_at: new Date().toISOString() })
       .where("id", "=", actor.id)
       .execute();
-    await recordAudit(trx, { actor, action: "user.update", object: { type: "user", id: actor.id, label: actor.username }, details: { fields: ["bio", "avatar", "links"] } });
+    await recordAudit(trx, {
+      actor,
+      action: "user.update",
+      object: { type: "user", id: actor.id, label: actor.username },
+      details: { fields: ["bio", "avatar", "links"] },
+    });
     return (await trx.selectFrom("users").select("slug").where("id", "=", actor.id).executeTakeFirst())?.slug ?? null;
   });
   if (slug) invalidatePublicCache([CACHE_TAG.author(slug)]);

@@ -43,9 +43,22 @@ function bylinedBy(author: Pick<AuthorProfile, "kind" | "id">) {
 export async function getAuthorBySlug(slug: string): Promise<AuthorProfile | undefined> {
   const guest = await db.selectFrom("guest_authors").selectAll().where("slug", "=", slug).executeTakeFirst();
   if (guest) {
-    return { kind: "guest", id: guest.id, name: guest.name, slug: guest.slug, bio: guest.bio, photo: guest.photo, role: ROLE_TITLES.guest, links: parseLinks(guest.links) };
+    return {
+      kind: "guest",
+      id: guest.id,
+      name: guest.name,
+      slug: guest.slug,
+      bio: guest.bio,
+      photo: guest.photo,
+      role: ROLE_TITLES.guest,
+      links: parseLinks(guest.links),
+    };
   }
-  const user = await db.selectFrom("users").select(["id", "name", "username", "slug", "bio", "avatar", "role", "links"]).where("slug", "=", slug).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "name", "username", "slug", "bio", "avatar", "role", "links"])
+    .where("slug", "=", slug)
+    .executeTakeFirst();
   if (!user?.slug) return undefined;
   const any = await bylinedBy({ kind: "staff", id: user.id }).clearSelect().select("articles.id").limit(1).executeTakeFirst();
   if (!any) return undefined;

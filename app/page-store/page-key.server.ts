@@ -60,7 +60,13 @@ const SHAPES: Shape[] = [
     tags: (slug) => [CACHE_TAG.categories, CACHE_TAG.category(slug)],
   },
   // Issue 29: author and tag pages with their feeds.
-  { path: ["author", "$"], kind: "page", params: { page: pageNumber }, data: [...LAYOUT, "routes/_public.author.$slug"], tags: (slug) => [CACHE_TAG.author(slug)] },
+  {
+    path: ["author", "$"],
+    kind: "page",
+    params: { page: pageNumber },
+    data: [...LAYOUT, "routes/_public.author.$slug"],
+    tags: (slug) => [CACHE_TAG.author(slug)],
+  },
   { path: ["author", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.author(slug), CACHE_TAG.feed] },
   { path: ["tag", "$"], kind: "page", params: { page: pageNumber }, data: [...LAYOUT, "routes/_public.tag.$slug"], tags: (slug) => [CACHE_TAG.tag(slug)] },
   { path: ["tag", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.tag(slug), CACHE_TAG.feed] },

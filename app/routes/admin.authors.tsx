@@ -117,8 +117,23 @@ export default function GuestAuthorsScreen() {
         <h3 id="guest-form-title">{editing ? `Редагування: ${editing.name}` : "Новий гостьовий автор"}</h3>
         {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
         <Field label="Ім'я" name="name" error={errors.name} defaultValue={value("name", editing?.name ?? "")} maxLength={100} required />
-        <Field label="Адреса сторінки (slug)" name="slug" error={errors.slug} defaultValue={value("slug", editing?.slug ?? "")} hint="Порожньо — з імені" maxLength={80} />
-        <Field as="textarea" label="Коротка біографія" name="bio" error={errors.bio} defaultValue={value("bio", editing?.bio ?? "")} rows={3} maxLength={1000} />
+        <Field
+          label="Адреса сторінки (slug)"
+          name="slug"
+          error={errors.slug}
+          defaultValue={value("slug", editing?.slug ?? "")}
+          hint="Порожньо — з імені"
+          maxLength={80}
+        />
+        <Field
+          as="textarea"
+          label="Коротка біографія"
+          name="bio"
+          error={errors.bio}
+          defaultValue={value("bio", editing?.bio ?? "")}
+          rows={3}
+          maxLength={1000}
+        />
         <Field label="Фото (адреса з медіатеки або https://…)" name="photo" error={errors.photo} defaultValue={value("photo", editing?.photo ?? "")} />
         <Field
           as="textarea"

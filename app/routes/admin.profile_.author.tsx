@@ -50,7 +50,15 @@ export default function AuthorProfileScreen() {
         )}
       </p>
       <Form method="post" className="stack">
-        <Field as="textarea" label="Коротка біографія" name="bio" error={errors.bio} defaultValue={v ? (v.bio ?? "") : (profile.bio ?? "")} rows={4} maxLength={1000} />
+        <Field
+          as="textarea"
+          label="Коротка біографія"
+          name="bio"
+          error={errors.bio}
+          defaultValue={v ? (v.bio ?? "") : (profile.bio ?? "")}
+          rows={4}
+          maxLength={1000}
+        />
         <Field label="Фото (адреса з медіатеки або https://…)" name="photo" error={errors.photo} defaultValue={v ? (v.photo ?? "") : (profile.photo ?? "")} />
         <Field
           as="textarea"

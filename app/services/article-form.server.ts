@@ -5,7 +5,7 @@ import { storeImage } from "../models/media.server";
 import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
-import { parseBylineForm } from "./byline-form.server";
+import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
@@ -84,11 +84,23 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
   };
   const done = (result: Partial<typeof noResult> = {}) => {
     const echoed = echo();
-    return data({ ok: true as const, errors: {} as FieldErrors, ...noResult, ...result, values: echoed.values, contentInDocument: echoed.contentInDocument });
+    return data({
+      ok: true as const,
+      errors: {} as FieldErrors,
+      ...noResult,
+      ...result,
+      values: echoed.values,
+      contentInDocument: echoed.contentInDocument,
+      bylines: postedBylines(form),
+    });
   };
   const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => {
     const echoed = echo();
-    return formFailure({ ...failure, values: echoed.values }, status, { ...noResult, contentInDocument: echoed.contentInDocument });
+    return formFailure({ ...failure, values: echoed.values }, status, {
+      ...noResult,
+      contentInDocument: echoed.contentInDocument,
+      bylines: postedBylines(form),
+    });
   };
 
   if (!intent) return fail({ formError: UNKNOWN_INTENT }, 400);

@@ -10,7 +10,23 @@ const RSS_ITEMS = 50;
 
 type FeedRow = Awaited<ReturnType<typeof listListingFeed>>[number];
 
-function rss({ base, title, link, self, description, language, rows }: { base: string; title: string; link: string; self: string; description: string; language: string; rows: FeedRow[] }) {
+function rss({
+  base,
+  title,
+  link,
+  self,
+  description,
+  language,
+  rows,
+}: {
+  base: string;
+  title: string;
+  link: string;
+  self: string;
+  description: string;
+  language: string;
+  rows: FeedRow[];
+}) {
   const items = rows.map((a) => {
     const url = `${base}/article/${encodeURIComponent(a.slug)}`;
     const pubDate = a.published_at ? `\n      <pubDate>${new Date(a.published_at).toUTCString()}</pubDate>` : "";
@@ -44,7 +60,15 @@ export async function buildAuthorRss(slug: string): Promise<{ xml: string; artic
   if (!author) return undefined;
   const [base, seo, rows] = await Promise.all([getBaseUrl(), getSettings("seo"), listListingFeed({ author }, RSS_ITEMS)]);
   const path = `/author/${encodeURIComponent(author.slug)}`;
-  const xml = rss({ base, title: `${author.name} — ${seo.site_title}`, link: `${base}${path}`, self: `${base}${path}/rss.xml`, description: author.bio || `Статті автора ${author.name}`, language: seo.language, rows });
+  const xml = rss({
+    base,
+    title: `${author.name} — ${seo.site_title}`,
+    link: `${base}${path}`,
+    self: `${base}${path}/rss.xml`,
+    description: author.bio || `Статті автора ${author.name}`,
+    language: seo.language,
+    rows,
+  });
   return { xml, articles: rows };
 }
 
@@ -54,7 +78,15 @@ export async function buildTagRss(slug: string): Promise<{ xml: string; articles
   if (!tag?.slug) return undefined;
   const [base, seo, rows] = await Promise.all([getBaseUrl(), getSettings("seo"), listListingFeed({ tagId: tag.id }, RSS_ITEMS)]);
   const path = `/tag/${encodeURIComponent(tag.slug)}`;
-  const xml = rss({ base, title: `#${tag.name} — ${seo.site_title}`, link: `${base}${path}`, self: `${base}${path}/rss.xml`, description: `Статті з тегом «${tag.name}»`, language: seo.language, rows });
+  const xml = rss({
+    base,
+    title: `#${tag.name} — ${seo.site_title}`,
+    link: `${base}${path}`,
+    self: `${base}${path}/rss.xml`,
+    description: `Статті з тегом «${tag.name}»`,
+    language: seo.language,
+    rows,
+  });
   return { xml, articles: rows };
 }
 

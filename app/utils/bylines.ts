@@ -55,7 +55,9 @@ export const BylinesSchema = z
   .refine((list) => new Set(list.map((b) => `${b.kind}:${b.id}`)).size === list.length, BYLINE_MESSAGES.duplicate);
 
 /** `noindex` of the article body: a boolean (the form's checkbox arrives as "on"). */
-export const NoindexSchema = z.union([z.boolean(), z.enum(["on", "1", "0", "true", "false", ""])], { invalid_type_error: "noindex: true або false" }).transform((v) => v === true || v === "on" || v === "1" || v === "true");
+export const NoindexSchema = z
+  .union([z.boolean(), z.enum(["on", "1", "0", "true", "false", ""])], { invalid_type_error: "noindex: true або false" })
+  .transform((v) => v === true || v === "on" || v === "1" || v === "true");
 
 export interface AuthorLink {
   label: string;

@@ -93,7 +93,13 @@ beforeAll(async () => {
   const res = await fetch(`${server.url}/admin/authors`, {
     method: "POST",
     headers: form.auth,
-    body: new URLSearchParams({ intent: "create", name: "Ірина Гостьова", bio: "Астрофізикиня, пише для нас про телескопи.", photo: "", links: "Сайт | https://example.org/iryna" }),
+    body: new URLSearchParams({
+      intent: "create",
+      name: "Ірина Гостьова",
+      bio: "Астрофізикиня, пише для нас про телескопи.",
+      photo: "",
+      links: "Сайт | https://example.org/iryna",
+    }),
     redirect: "manual",
   });
   expect(res.status).toBe(302);
@@ -307,7 +313,9 @@ describe("news sitemap and noindex", () => {
     const elements = parseXml(res.body);
     const root = elements.at(-1)!;
     expect([root.local, root.uri]).toEqual(["urlset", SITEMAP_NS]);
-    for (const e of elements.filter((x) => x.local.startsWith("publication") || x.local === "news" || x.local === "title" || x.local === "name" || x.local === "language")) {
+    for (const e of elements.filter(
+      (x) => x.local.startsWith("publication") || x.local === "news" || x.local === "title" || x.local === "name" || x.local === "language",
+    )) {
       expect(e.uri).toBe(NEWS_NS);
     }
     const titles = elements.filter((e) => e.local === "title").map((e) => e.text);

@@ -14,9 +14,11 @@ const keyOf = (o: Pick<BylineOption, "kind" | "id">) => `${o.kind}:${o.id}`;
 
 export function BylinePanel() {
   const data = useLoaderData<BylinePanelData>();
-  const result = useActionData<{ errors?: Record<string, string | undefined> }>();
+  const result = useActionData<{ errors?: Record<string, string | undefined>; bylines?: { selected: string[]; noindex: boolean } }>();
   const bylines = data.bylines;
-  const initial = bylines?.selected ?? [];
+  // A page answering the form's post (without JavaScript) shows what was posted, not what is saved.
+  const posted = result?.bylines;
+  const initial = posted?.selected ?? bylines?.selected ?? [];
   const [chosen, setChosen] = useState<string[]>(initial);
   const options = useMemo(() => {
     const all = bylines?.options ?? [];
@@ -61,8 +63,8 @@ export function BylinePanel() {
             return (
               <li key={key} className={place === -1 ? "byline-option" : "byline-option byline-chosen"}>
                 <label htmlFor={id}>
-                  <input id={id} type="checkbox" name="byline" value={key} checked={place !== -1} onChange={(e) => toggle(key, e.target.checked)} />{" "}
-                  {o.name} <span className="muted">({o.detail})</span>
+                  <input id={id} type="checkbox" name="byline" value={key} checked={place !== -1} onChange={(e) => toggle(key, e.target.checked)} /> {o.name}{" "}
+                  <span className="muted">({o.detail})</span>
                 </label>
                 <input
                   type="number"
@@ -87,7 +89,13 @@ export function BylinePanel() {
                     <button type="button" className="button button-small" onClick={() => move(key, -1)} disabled={place === 0} aria-label={`Вище: ${o.name}`}>
                       ↑
                     </button>
-                    <button type="button" className="button button-small" onClick={() => move(key, 1)} disabled={place === chosen.length - 1} aria-label={`Нижче: ${o.name}`}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => move(key, 1)}
+                      disabled={place === chosen.length - 1}
+                      aria-label={`Нижче: ${o.name}`}
+                    >
                       ↓
                     </button>
                   </span>
@@ -103,7 +111,7 @@ export function BylinePanel() {
       <input type="hidden" name="noindex_form" value="1" />
       <div className="field field-checkbox">
         <label>
-          <input type="checkbox" name="noindex" defaultChecked={bylines.noindex} aria-describedby="noindex-hint" /> Не індексувати
+          <input type="checkbox" name="noindex" defaultChecked={posted?.noindex ?? bylines.noindex} aria-describedby="noindex-hint" /> Не індексувати
         </label>
         <p id="noindex-hint" className="field-hint">
           Сторінка отримає robots «noindex» і не потрапить до мап сайту та RSS.

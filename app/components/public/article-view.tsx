@@ -67,7 +67,9 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     image: [image],
     datePublished: a.published_at ?? undefined,
     dateModified: latest(a.updated_at, a.published_at),
-    author: a.authors.length ? a.authors.map((b) => ({ "@type": "Person", name: b.name, url: `${site.baseUrl}${b.url}` })) : { "@type": "Person", name: a.author },
+    author: a.authors.length
+      ? a.authors.map((b) => ({ "@type": "Person", name: b.name, url: `${site.baseUrl}${b.url}` }))
+      : { "@type": "Person", name: a.author },
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
     mainEntityOfPage: url,
