@@ -2,11 +2,11 @@ import { sql } from "kysely";
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
 import { ftsMatch, ftsRank } from "../../db/sql/search";
-import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import type { Byline } from "../utils/bylines";
+import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { searchTerms } from "../utils/search-query";
-import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 

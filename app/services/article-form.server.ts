@@ -5,11 +5,11 @@ import { storeImage } from "../models/media.server";
 import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
 import type { FieldErrors } from "../utils/forms";
-import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { redirectWithFlash } from "./flash.server";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed

@@ -1,6 +1,6 @@
 import { MENU_CATEGORY_SLUGS } from "../models/category.server";
-import { listFeedArticles, listSitemapArticles, listSitemapPages } from "../models/public-article.server";
 import { countIndexable as countPublished, listSitemapListings } from "../models/listing-pages.server";
+import { listFeedArticles, listSitemapArticles, listSitemapPages } from "../models/public-article.server";
 import { getSettings } from "../models/settings.server";
 import { utcDay } from "../utils/dates";
 import { getBaseUrl } from "./public-site.server";

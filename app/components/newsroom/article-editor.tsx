@@ -11,8 +11,8 @@ import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
-import { TimedMessage } from "./ui";
 import { BylinePanel } from "./byline-picker";
+import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
 // JavaScript (preview and confirmation are round trips, the featured image is a file input);
