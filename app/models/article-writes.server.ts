@@ -318,10 +318,11 @@ export async function updateArticle({
       .where("id", "=", id)
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
-    await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
+    const bylineFields = await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");
+    fields.push(...bylineFields);
     // One entry per save that changed something: a restore, a change of status, or an edit.
     const action = restoredFrom !== undefined ? "article.restore" : (statusAction(current.status, status) ?? "article.update");
     if (fields.length || status !== current.status) {

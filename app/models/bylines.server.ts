@@ -130,7 +130,10 @@ export async function setArticleBylines(
   return first.id;
 }
 
-/** The byline fields of a save (POST/PUT /api/articles, the editor): `authors` and `noindex`, each only when sent. */
+/**
+ * The byline fields of a save (POST/PUT /api/articles, the editor): `authors` and `noindex`, each
+ * only when sent. Answers which of them changed (the save's audit entry names them).
+ */
 export async function saveBylineFields(
   trx: DB,
   {
@@ -139,14 +142,27 @@ export async function saveBylineFields(
     input,
     ownerId,
   }: { articleId: string; actor: Pick<User, "id" | "role">; input: { authors?: BylineRef[]; noindex?: boolean }; ownerId: string | null },
-): Promise<void> {
-  if (input.noindex !== undefined)
-    await trx
-      .updateTable("articles")
-      .set({ noindex: input.noindex ? 1 : 0 })
-      .where("id", "=", articleId)
-      .execute();
-  if (input.authors) await setArticleBylines(trx, { articleId, actor, refs: input.authors, ownerId });
+): Promise<string[]> {
+  const changed: string[] = [];
+  if (input.noindex !== undefined) {
+    const before = await trx.selectFrom("articles").select("noindex").where("id", "=", articleId).executeTakeFirst();
+    if (Boolean(before?.noindex) !== input.noindex) {
+      await trx
+        .updateTable("articles")
+        .set({ noindex: input.noindex ? 1 : 0 })
+        .where("id", "=", articleId)
+        .execute();
+      changed.push("noindex");
+    }
+  }
+  if (input.authors) {
+    const key = (rows: { user_id: string | null; guest_id: string | null }[]) =>
+      rows.map((r) => (r.user_id ? `staff:${r.user_id}` : `guest:${r.guest_id}`)).join(",");
+    const before = await trx.selectFrom("article_authors").select(["user_id", "guest_id"]).where("article_id", "=", articleId).orderBy("position").execute();
+    await setArticleBylines(trx, { articleId, actor, refs: input.authors, ownerId });
+    if (key(before) !== input.authors.map((r) => `${r.kind}:${r.id}`).join(",")) changed.push("authors");
+  }
+  return changed;
 }
 
 /** The author and tag page slugs an article shows on (the page store's tags of a save, article-cache.server.ts). */

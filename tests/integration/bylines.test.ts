@@ -212,6 +212,9 @@ describe("bylines", () => {
     expect(ok.status).toBe(200);
     expect(ok.json.authors.map((b: { name: string }) => b.name)).toEqual(["Марія Шевчук", "Андрій Мельник", "Ірина Гостьова"]);
     expect(ok.json.author.id).toBe(ids.reporter);
+    // The save's audit entry names the byline change.
+    const audits = await query<{ details: string }>("select details from audit_log where object_id = ? and action = 'article.update'", a.id);
+    expect(audits.some((e) => JSON.parse(e.details).fields.includes("authors"))).toBe(true);
     // The co-author gains no rights: another reporter rule is unchanged (the owner is still the reporter).
     const [row] = await query<{ author_id: string }>("select author_id from articles where id = ?", a.id);
     expect(row.author_id).toBe(ids.reporter);
