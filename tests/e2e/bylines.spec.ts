@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, signIn, test, uniqueName } from "./fixtures";
 
@@ -70,6 +71,16 @@ test.describe("with JavaScript", () => {
     await expect(page.locator("#authors-error")).toHaveText("Репортер лишається першим автором своєї статті");
   });
 });
+
+for (const path of ["/author/olena-kovalenko", "/tag/onkolohiia", "/admin/authors"]) {
+  test(`no serious or critical accessibility violations on ${path}`, async ({ page }) => {
+    if (path.startsWith("/admin")) await signIn(page, "editor");
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+}
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
