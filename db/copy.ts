@@ -36,6 +36,8 @@ export const COPIED_TABLES = [
   "sign_in_challenges",
   "audit_log",
   "comments",
+  "guest_authors",
+  "article_authors",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */

@@ -19,6 +19,10 @@ export interface UsersTable {
   name: string | null;
   bio: string | null;
   avatar: string | null;
+  /** Issue 29: the author page's slug (/author/{slug}), given when the person first signs an article. */
+  slug: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Issue 29: JSON text of [{label, url}] shown on the author page. */
+  links: ColumnType<string | null, string | null | undefined, string | null>;
   last_login: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -103,11 +107,35 @@ export interface ArticlesTable {
   featured_image_caption: string | null;
   /** Issue 28: readers may comment (open), comments stay shown but closed, or are not shown (hidden). */
   comments_mode: Generated<CommentsMode>;
+  /** Issue 29: 1 keeps the article out of search engines, sitemaps and feeds. */
+  noindex: Generated<number>;
 }
 
 export interface TagsTable {
   id: Generated<number>;
   name: string;
+  /** Issue 29: the tag page's slug (/tag/{slug}). */
+  slug: string | null;
+}
+
+/** Issue 29: a contributor without an account (docs/decisions/028). */
+export interface GuestAuthorsTable {
+  id: string;
+  name: string;
+  slug: string;
+  bio: string | null;
+  photo: string | null;
+  links: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Issue 29: an article's byline in order; exactly one of user_id and guest_id. */
+export interface ArticleAuthorsTable {
+  article_id: string;
+  position: number;
+  user_id: string | null;
+  guest_id: string | null;
 }
 
 export interface ArticleTagsTable {
@@ -257,6 +285,8 @@ export interface Database {
   articles: ArticlesTable;
   tags: TagsTable;
   article_tags: ArticleTagsTable;
+  guest_authors: GuestAuthorsTable;
+  article_authors: ArticleAuthorsTable;
   slug_redirects: SlugRedirectsTable;
   page_views: PageViewsTable;
   homepage_blocks: HomepageBlocksTable;

@@ -1,5 +1,6 @@
 import { db, type DB } from "../../db/index";
 import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
+import { listingSlugs } from "./bylines.server";
 
 // Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
 // A published article shows on its own page (under its id, slug and old slugs), on the home, in
@@ -15,6 +16,8 @@ export interface PublicFootprint {
   refs: string[];
   categorySlug: string | null;
   inLatest: boolean;
+  /** Issue 29: the author and tag pages that list it. */
+  listings?: { authors: string[]; tags: string[] };
 }
 
 /** Where an article shows on the public site right now (read inside the write's transaction). */
@@ -40,7 +43,8 @@ export async function publicFootprint(executor: DB, id: string): Promise<PublicF
       .executeTakeFirst();
     inLatest = !last || (row.published_at ?? "") >= (last.published_at ?? "");
   }
-  return { published, refs: [row.id, row.slug, ...oldSlugs.map((r) => r.old_slug)], categorySlug: row.category_slug, inLatest };
+  const listings = published ? await listingSlugs(executor, id) : undefined;
+  return { published, refs: [row.id, row.slug, ...oldSlugs.map((r) => r.old_slug)], categorySlug: row.category_slug, inLatest, listings };
 }
 
 /**
@@ -61,6 +65,7 @@ export async function invalidateArticleChange(...footprints: (PublicFootprint | 
     for (const ref of f.refs) tags.add(CACHE_TAG.article(ref));
     if (f.categorySlug) tags.add(CACHE_TAG.category(f.categorySlug));
     if (f.inLatest) tags.add(CACHE_TAG.categories);
+    for (const tag of listingTags(f)) tags.add(tag);
   }
   const remove = new Set<string>();
   for (const f of shown) {
@@ -68,9 +73,13 @@ export async function invalidateArticleChange(...footprints: (PublicFootprint | 
     if (!now || now.status !== "published") {
       for (const tag of [...lists, ...f.refs.map(CACHE_TAG.article), ...(f.categorySlug ? [CACHE_TAG.category(f.categorySlug)] : [])]) remove.add(tag);
       if (f.inLatest) remove.add(CACHE_TAG.categories);
+      for (const tag of listingTags(f)) remove.add(tag);
     } else {
       for (const ref of f.refs) if (ref !== now.id && ref !== now.slug) remove.add(CACHE_TAG.article(ref));
     }
   }
   invalidatePublicCache([...tags], { remove: [...remove] });
 }
+
+/** The author and tag pages (and their feeds) an article is listed on. */
+const listingTags = (f: PublicFootprint) => [...(f.listings?.authors ?? []).map(CACHE_TAG.author), ...(f.listings?.tags ?? []).map(CACHE_TAG.tag)];

@@ -4,10 +4,12 @@ import type { Database, User } from "../../db/schema";
 import { jsonArrayFrom } from "../../db/sql/json";
 import { ftsMatch } from "../../db/sql/search";
 import { ukOrder, unindexed } from "../../db/sql/text";
+import type { Byline } from "../utils/bylines";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { searchTerms } from "../utils/search-query";
 import { readableFilter } from "./article-access.server";
 import { approvedCommentCount } from "./comment-count.server";
+import { bylineColumn, parseBylines } from "./bylines.server";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -40,7 +42,9 @@ export function articleRows(executor: DB = db) {
       "categories.slug as category_slug",
       "author.username as author_username",
       "author.name as author_name",
-    ]);
+      "articles.noindex",
+    ])
+    .select(bylineColumn);
 }
 
 type ArticleRow = Awaited<ReturnType<ReturnType<typeof articleRows>["executeTakeFirstOrThrow"]>>;
@@ -107,6 +111,10 @@ export interface ArticleView {
   seo_title: string | null;
   seo_description: string | null;
   author: { id: string; username: string; profile: { name: string | null } } | null;
+  /** Issue 29: every author in order (the first is `author`). */
+  authors: Byline[];
+  /** Issue 29: kept out of search engines, sitemaps and feeds. */
+  noindex: boolean;
   updated_by: { id: string; username: string; name: string | null } | null;
   version: number;
 }
@@ -148,6 +156,8 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
     seo_title: row.seo_title,
     seo_description: row.seo_description,
     author: authorOf(row),
+    authors: parseBylines(row.bylines, { withIds: true }),
+    noindex: Boolean(row.noindex),
     updated_by: row.updated_by && row.editor_username ? { id: row.updated_by, username: row.editor_username, name: row.editor_name } : null,
     version: row.version,
   };
@@ -226,6 +236,7 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name } : null,
       category_id: r.category_id,
       author: authorOf(r),
+      authors: parseBylines(r.bylines, { withIds: true }),
     })),
     total: Number(total.n),
   };
@@ -252,6 +263,7 @@ export async function listPublishedArticles({ skip = 0, limit = 20, categoryId }
       views: r.views,
       category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name, slug: r.category_slug } : null,
       author: r.author_username ? { username: r.author_username, profile: { name: r.author_name } } : null,
+      authors: parseBylines(r.bylines),
       url: `/article/${r.slug}`,
       comment_count: Number(r.comment_count ?? 0),
     })),

@@ -17,6 +17,7 @@ import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
 import { recordAudit, type Actor } from "./audit.server";
+import { addOwnerByline, fillTagSlugs, saveBylineFields } from "./bylines.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -83,6 +84,7 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
     })
     .execute();
   await setArticleTags(trx, { articleId: id, tags: input.tags });
+  await addOwnerByline(trx, id, input.authorId); // issue 29: the author is the first byline
   await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle ?? null, content: input.content, tags: input.tags });
   return id;
 }
@@ -107,6 +109,7 @@ async function setArticleTags(trx: DB, { articleId, tags }: { articleId: string;
   const names = JSON.stringify([...byFolded.values()]);
   // `where true` lets SQLite parse the upsert clause after a SELECT.
   await sql`insert into tags (name) select names.value from ${jsonArrayRows(names, "names")} where true on conflict (name) do nothing`.execute(trx);
+  await fillTagSlugs(trx); // issue 29: a new tag gets its page slug
   await sql`insert into article_tags (article_id, tag_id, position)
     select ${articleId}, tags.id, names.key from ${jsonArrayRows(names, "names")} join tags on tags.name = names.value
     where true on conflict do nothing`.execute(trx);
@@ -211,6 +214,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       featuredImageCaption: input.featured_image_caption,
       tags: input.tags,
     });
+    await saveBylineFields(trx, { articleId: id, actor, input, ownerId: actor.id }); // issue 29
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
     return { id, after: await publicFootprint(trx, id) };
@@ -314,9 +318,11 @@ export async function updateArticle({
       .where("id", "=", id)
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
+    const bylineFields = await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");
+    fields.push(...bylineFields);
     // One entry per save that changed something: a restore, a change of status, or an edit.
     const action = restoredFrom !== undefined ? "article.restore" : (statusAction(current.status, status) ?? "article.update");
     if (fields.length || status !== current.status) {

@@ -2,9 +2,11 @@ import { sql } from "kysely";
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
 import { ftsMatch, ftsRank } from "../../db/sql/search";
+import type { Byline } from "../utils/bylines";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { approvedCommentCount } from "./comment-count.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
@@ -30,6 +32,8 @@ export interface Card {
   published_at: string | null;
   views: number;
   author: string;
+  /** Issue 29: every author in order, each linking to their page. Absent on built-in sample cards. */
+  authors?: Byline[];
   image: string;
   /** '/article/{slug}'; null for built-in sample cards, which have no page. */
   url: string | null;
@@ -56,6 +60,7 @@ export function toCard(row: CardRow): Card {
     published_at: row.published_at,
     views: Number(row.views ?? 0),
     author: row.author_name || row.author_username || "Science Admin",
+    authors: parseBylines(row.bylines),
     image: row.featured_image || FALLBACK_IMAGE,
     url: `/article/${row.slug}`,
     comment_count: Number(row.comment_count ?? 0),
@@ -158,7 +163,8 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
       "articles.comments_mode",
     ])
     .select(tagNames)
-    .select(approvedCommentCount);
+    .select(approvedCommentCount)
+    .select(tagLinks);
 }
 
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
@@ -185,6 +191,9 @@ function toPublicArticle(article: ArticlePageRow) {
     author_name: article.author_name,
     author_username: article.author_username,
     author: article.author_name || article.author_username || "Science Admin",
+    authors: parseBylines(article.bylines),
+    noindex: Boolean(article.noindex),
+    tag_links: parseTagLinks(article.tag_links),
     image: article.featured_image || null,
     category_id: article.category_id,
     published_time: article.published_at ? formatPublicDateTime(article.published_at) : null,
@@ -272,7 +281,7 @@ export type PublicArticle = ReturnType<typeof toPublicArticle>;
 
 /** The newest published articles for the RSS feed (with their summary text). */
 export async function listFeedArticles({ limit }: { limit: number }) {
-  return cardQuery().select("articles.seo_description").orderBy("articles.published_at", "desc").limit(limit).execute();
+  return cardQuery().select("articles.seo_description").where("articles.noindex", "=", 0).orderBy("articles.published_at", "desc").limit(limit).execute();
 }
 
 /** The menu categories a sitemap lists, and the last change of any published article (the home's lastmod). */
@@ -303,6 +312,7 @@ export async function listSitemapArticles({ offset, limit }: { offset: number; l
     .selectFrom("articles")
     .select(["slug", "updated_at", "published_at"])
     .where("status", "=", "published")
+    .where("noindex", "=", 0)
     .orderBy("published_at")
     .orderBy(sql`rowid`)
     .limit(limit)

@@ -123,6 +123,10 @@ export const CACHE_TAG = {
   category: (slug: string) => `category:${slug}`,
   /** Every page that shows the article: its own page and JSON (by the slug or id in the URL), and each page whose loaders reported it (by id). */
   article: (ref: string) => `article:${ref}`,
+  /** Issue 29: one author's page (every page of it) and feed, by slug. */
+  author: (slug: string) => `author:${slug}`,
+  /** Issue 29: one tag's page and feed, by slug. */
+  tag: (slug: string) => `tag:${slug}`,
 } as const;
 
 /**

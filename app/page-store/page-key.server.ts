@@ -59,6 +59,17 @@ const SHAPES: Shape[] = [
     data: [...LAYOUT, "routes/_public.category.$slug"],
     tags: (slug) => [CACHE_TAG.categories, CACHE_TAG.category(slug)],
   },
+  // Issue 29: author and tag pages with their feeds.
+  {
+    path: ["author", "$"],
+    kind: "page",
+    params: { page: pageNumber },
+    data: [...LAYOUT, "routes/_public.author.$slug"],
+    tags: (slug) => [CACHE_TAG.author(slug)],
+  },
+  { path: ["author", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.author(slug), CACHE_TAG.feed] },
+  { path: ["tag", "$"], kind: "page", params: { page: pageNumber }, data: [...LAYOUT, "routes/_public.tag.$slug"], tags: (slug) => [CACHE_TAG.tag(slug)] },
+  { path: ["tag", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.tag(slug), CACHE_TAG.feed] },
   { path: ["search"], kind: "page", params: { q: searchText, page: pageNumber }, data: [...LAYOUT, "routes/_public.search"], tags: () => [CACHE_TAG.search] },
   { path: ["rss.xml"], kind: "feed", tags: () => [CACHE_TAG.feed] },
   { path: ["sitemap.xml"], kind: "feed", params: { file: sitemapFile }, tags: () => [CACHE_TAG.feed] },

@@ -63,6 +63,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
     section: a.category_name,
     tags: a.tags,
     keywords: a.meta_keywords,
+    // Issue 29: the article's own "не індексувати" switch.
+    ...(a.noindex && { robots: "noindex, follow" }),
   });
 };
 

@@ -9,6 +9,7 @@ import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
+import { bylineEditorData } from "~/models/bylines.server";
 import { listCategories } from "~/models/category.server";
 import { getCommentsMode } from "~/models/comment.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
@@ -49,6 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       canPublish: user.role !== "reporter",
       commentsMode: (await getCommentsMode({ articleId: article.id })) ?? "open",
       flash,
+      bylines: { ...(await bylineEditorData({ articleId: article.id, actor: user })), noindex: article.noindex }, // issue 29
       // The editorial desk (issue 14): desk-panel.tsx.
       desk: {
         article: { id: article.id, status: article.status, published_at: article.published_at },

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { bylineEditorData } from "~/models/bylines.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
@@ -32,7 +33,8 @@ const EMPTY: EditorValues = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
-  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash }, { headers });
+  const bylines = { ...(await bylineEditorData({ actor: user })), noindex: false }; // issue 29
+  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash, bylines }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -152,6 +152,13 @@ export default function ProfileScreen() {
         </Form>
       </section>
 
+      <section className="admin-card" aria-labelledby="author-page-title">
+        <h2 id="author-page-title">Сторінка автора</h2>
+        <p>
+          <Link to="/admin/profile/author">Біографія, фото й посилання на вашій сторінці автора</Link>
+        </p>
+      </section>
+
       <section className="admin-card" aria-labelledby="two-factor-summary-title">
         <h2 id="two-factor-summary-title">Двофакторна перевірка</h2>
         {twoFactor.enrolled ? (

@@ -34,6 +34,7 @@ export const loader = apiRoute(async ({ params, context }: LoaderFunctionArgs) =
     updated_at: a.updated_at,
     views: a.views,
     author: a.author,
+    authors: a.authors,
     seo_title: a.seo_title,
     seo_description: a.seo_description,
     meta_keywords: a.meta_keywords,

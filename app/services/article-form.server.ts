@@ -9,6 +9,7 @@ import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { redirectWithFlash } from "./flash.server";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
@@ -83,11 +84,23 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
   };
   const done = (result: Partial<typeof noResult> = {}) => {
     const echoed = echo();
-    return data({ ok: true as const, errors: {} as FieldErrors, ...noResult, ...result, values: echoed.values, contentInDocument: echoed.contentInDocument });
+    return data({
+      ok: true as const,
+      errors: {} as FieldErrors,
+      ...noResult,
+      ...result,
+      values: echoed.values,
+      contentInDocument: echoed.contentInDocument,
+      bylines: postedBylines(form),
+    });
   };
   const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => {
     const echoed = echo();
-    return formFailure({ ...failure, values: echoed.values }, status, { ...noResult, contentInDocument: echoed.contentInDocument });
+    return formFailure({ ...failure, values: echoed.values }, status, {
+      ...noResult,
+      contentInDocument: echoed.contentInDocument,
+      bylines: postedBylines(form),
+    });
   };
 
   if (!intent) return fail({ formError: UNKNOWN_INTENT }, 400);
@@ -117,6 +130,9 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     if (form.get("remove_featured_image") === "on") values.featured_image = "";
     const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined });
     if (!parsed.ok) return fail(parsed, 422);
+    const bylines = parseBylineForm(form); // issue 29: authors and noindex
+    if (!bylines.ok) return fail(bylines, 422);
+    Object.assign(parsed.data, bylines.data);
     // The file is stored once the rest is valid; its URL stays in the form if the save fails.
     const file = form.get("featured_image_file");
     if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {

@@ -1,5 +1,5 @@
-import { countPublished } from "../models/article.server";
 import { MENU_CATEGORY_SLUGS } from "../models/category.server";
+import { countIndexable as countPublished, listSitemapListings } from "../models/listing-pages.server";
 import { listFeedArticles, listSitemapArticles, listSitemapPages } from "../models/public-article.server";
 import { getSettings } from "../models/settings.server";
 import { utcDay } from "../utils/dates";
@@ -95,13 +95,15 @@ ${lines.join("\n")}
 </urlset>
 `;
 
-/** The home and the menu categories. */
+/** The home, the menu categories, and (issue 29) the author and tag pages. */
 async function pageEntries(base: string): Promise<string[]> {
-  const { categories, newest } = await listSitemapPages();
+  const [{ categories, newest }, listings] = await Promise.all([listSitemapPages(), listSitemapListings()]);
   const bySlug = new Set(categories.map((c) => c.slug));
   return [
     urlEntry(`${base}/`, day(newest), "hourly"),
     ...MENU_CATEGORY_SLUGS.filter((s) => bySlug.has(s)).map((s) => urlEntry(`${base}/category/${s}`, undefined, "daily")),
+    ...listings.authors.map((a) => urlEntry(`${base}/author/${encodeURIComponent(a.slug)}`, day(a.newest), "daily")),
+    ...listings.tags.map((t) => urlEntry(`${base}/tag/${encodeURIComponent(t.slug)}`, day(t.newest), "daily")),
   ];
 }
 
@@ -118,9 +120,9 @@ async function articleEntries(base: string, offset: number, limit: number): Prom
  * `feed` tag, not one per article (up to 10,000 rows of tags a file): any withdrawal removes them all.
  */
 export async function buildSitemap(): Promise<string> {
-  const [base, articles] = await Promise.all([getBaseUrl(), countPublished()]);
-  // The home and at most every menu category, beside the articles.
-  if (1 + MENU_CATEGORY_SLUGS.length + articles <= SITEMAP_URLS_PER_FILE) {
+  const [base, articles, listings] = await Promise.all([getBaseUrl(), countPublished(), listSitemapListings()]);
+  // The home and at most every menu category, and the author and tag pages (issue 29), beside the articles.
+  if (1 + MENU_CATEGORY_SLUGS.length + listings.authors.length + listings.tags.length + articles <= SITEMAP_URLS_PER_FILE) {
     return urlset([...(await pageEntries(base)), ...(await articleEntries(base, 0, articles))]);
   }
   const files = Math.ceil(articles / SITEMAP_URLS_PER_FILE);
@@ -152,5 +154,5 @@ export async function buildRobots(): Promise<string> {
     : // No '/search' rule: it is also the 'all news' archive ('ALL SCIENCE NEWS'), and its
       // result pages say noindex in their own meta, which a crawler must be let in to read.
       ["Allow: /", "Disallow: /admin", "Disallow: /api/", "Allow: /api/seo/sitemap.xml"];
-  return ["User-agent: *", ...rules, "", `Sitemap: ${base}/sitemap.xml`, ""].join("\n");
+  return ["User-agent: *", ...rules, "", `Sitemap: ${base}/sitemap.xml`, `Sitemap: ${base}/news-sitemap.xml`, ""].join("\n");
 }

@@ -49,6 +49,10 @@ export const AUDIT_ACTIONS = {
   // Readers' comments (issue 28): a moderator's change of status, and a removal for good.
   "comment.moderate": "Змінено статус коментаря",
   "comment.delete": "Видалено коментар назавжди",
+  // Guest contributors (issue 29, docs/decisions/028).
+  "guest_author.create": "Створено гостьового автора",
+  "guest_author.update": "Змінено гостьового автора",
+  "guest_author.delete": "Видалено гостьового автора",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -57,7 +61,7 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment"] as const;
+export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author"] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
@@ -69,6 +73,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   settings: "Налаштування",
   seo: "SEO",
   comment: "Коментар",
+  guest_author: "Гостьовий автор",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BylinesSchema, NoindexSchema } from "./bylines";
 
 // The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
 // copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
@@ -156,6 +157,9 @@ export const ArticleInputSchema = z.object({
   seo_title: optionalText(LIMITS.seoTitle, MESSAGES.seoTitle),
   seo_description: optionalText(LIMITS.seoDescription, MESSAGES.seoDescription),
   slug: optionalSlug,
+  /** Issue 29: the bylines in order (`[{kind: "staff"|"guest", id}]`) and the noindex switch; each kept when left out. */
+  authors: BylinesSchema.optional(),
+  noindex: NoindexSchema.optional(),
   /** The version the writer started from; a newer one on the server refuses the save (409). */
   version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
 });

@@ -17,6 +17,7 @@ export const SCREEN_ROLES = {
   "/admin/audit": ADMINS,
   "/admin/seo/analytics": EDITORS,
   "/admin/comments": EDITORS,
+  "/admin/authors": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function mayOpen(role: Role, path: string): boolean {

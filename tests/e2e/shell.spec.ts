@@ -13,6 +13,7 @@ const SCREENS: [string, string][] = [
   ["/admin/analytics", "Аналітика"],
   ["/admin/settings", "Налаштування"],
   ["/admin/audit", "Журнал дій"],
+  ["/admin/authors", "Автори"],
   ["/admin/seo", "SEO аналітика"],
   ["/admin/seo/analytics", "SEO аналітика"],
 ];

@@ -37,6 +37,14 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/robots.txt": OPEN,
   "/rss.xml": OPEN,
   "/sitemap.xml": OPEN,
+  // Issue 29: author and tag pages with their feeds, the Google News sitemap; guest authors; one's own author page.
+  "/author/:slug": OPEN,
+  "/author/:slug/rss.xml": OPEN,
+  "/tag/:slug": OPEN,
+  "/tag/:slug/rss.xml": OPEN,
+  "/news-sitemap.xml": OPEN,
+  "/admin/authors": EDITOR_SCREEN,
+  "/admin/profile/author": STAFF_SCREEN,
   "/admin": STAFF_SCREEN,
   "/admin/login": { anonymous: 200, reporter: "home", editor: "home", admin: "home" },
   // The second step of a sign-in (issue 25): without a sign-in waiting for its code it says so.
@@ -145,6 +153,8 @@ const fill = (route: string) =>
     .replace("/article/:slug", `/article/${ids.slug}`)
     .replace("/api/articles/slug/:slug", `/api/articles/slug/${ids.slug}`)
     .replace("/category/:slug", `/category/${ids.categorySlug}`)
+    .replace("/author/:slug", "/author/olena-kovalenko")
+    .replace("/tag/:slug", `/tag/${ids.tagSlug}`)
     .replace("/revisions/:rev", `/revisions/${ids.rev}`)
     .replace("/preview/:token", "/preview/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
@@ -203,6 +213,11 @@ beforeAll(async () => {
     category: category.id,
     categorySlug: category.slug,
     user: (await rows<{ id: string }>("select id from users where username = 'editor'"))[0].id,
+    tagSlug: (
+      await rows<{ slug: string }>(
+        "select t.slug from tags t join article_tags x on x.tag_id = t.id join articles a on a.id = x.article_id where a.status = 'published' limit 1",
+      )
+    )[0].slug,
   });
   // An image uploaded by the editor, so /api/media/:id has something to show.
   const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 1, g: 2, b: 3 } } })

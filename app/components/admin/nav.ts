@@ -5,6 +5,7 @@ export const ADMIN_NAV = [
   { to: "/admin/homepage", label: "Редактор головної" },
   { to: "/admin/media", label: "Медіа" },
   { to: "/admin/users", label: "Користувачі" },
+  { to: "/admin/authors", label: "Автори" },
   { to: "/admin/categories", label: "Категорії" },
   { to: "/admin/comments", label: "Коментарі" },
   { to: "/admin/analytics", label: "Аналітика" },

@@ -11,6 +11,7 @@ import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
+import { BylinePanel } from "./byline-picker";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -547,6 +548,7 @@ export function ArticleEditor(props: EditorProps) {
               maxLength={LIMITS.seoDescription}
             />
           </div>
+          <BylinePanel />
         </div>
       </Form>
     </section>

@@ -8,6 +8,7 @@ import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { jsonLd } from "~/utils/seo-meta";
 import { ArticleShare } from "./article-share";
+import { BylineNames } from "./byline-names";
 import { CategoryBadge, TileCard } from "./cards";
 
 // The article as readers see it (SPEC §2 'Article page'): the public article route and the
@@ -66,7 +67,9 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     image: [image],
     datePublished: a.published_at ?? undefined,
     dateModified: latest(a.updated_at, a.published_at),
-    author: { "@type": "Person", name: a.author },
+    author: a.authors.length
+      ? a.authors.map((b) => ({ "@type": "Person", name: b.name, url: `${site.baseUrl}${b.url}` }))
+      : { "@type": "Person", name: a.author },
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
     mainEntityOfPage: url,
@@ -105,7 +108,7 @@ export function ArticleView({
         <h1 className="article-title">{article.title}</h1>
         {article.subtitle ? <p className="article-subtitle">{article.subtitle}</p> : null}
         <p className="card-meta">
-          <span>{article.author}</span>
+          <BylineNames authors={article.authors} fallback={article.author} />
           <span aria-hidden="true"> · </span>
           <span>{formatViews(article.views)} переглядів</span>
         </p>
@@ -133,9 +136,9 @@ export function ArticleView({
       )}
       {article.tags.length ? (
         <ul className="article-tags" aria-label="Теги">
-          {article.tags.map((t) => (
-            <li key={t}>
-              <Link to={`/search?q=${encodeURIComponent(t)}`}>#{t}</Link>
+          {article.tag_links.map((t) => (
+            <li key={t.name}>
+              <Link to={t.slug ? `/tag/${encodeURIComponent(t.slug)}` : `/search?q=${encodeURIComponent(t.name)}`}>#{t.name}</Link>
             </li>
           ))}
         </ul>

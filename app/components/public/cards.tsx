@@ -4,6 +4,7 @@ import type { Card } from "~/models/public-article.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { CommentCount } from "./comment-count";
+import { BylineNames } from "./byline-names";
 
 /** The card's title, linked to its article unless it is a built-in sample. */
 export function CardLink({ card, children }: { card: Card; children?: ReactNode }) {
@@ -31,7 +32,7 @@ export function Meta({ card }: { card: Card }) {
       <span>{formatViews(card.views)} переглядів</span>
       <CommentCount count={card.comment_count} />
       <span aria-hidden="true"> · </span>
-      <span>{card.author}</span>
+      <BylineNames authors={card.authors} fallback={card.author} />
     </p>
   );
 }
