@@ -35,6 +35,10 @@ export const COPIED_TABLES = [
   "user_recovery_codes",
   "sign_in_challenges",
   "audit_log",
+  "newsletter_subscribers",
+  "newsletter_issues",
+  "newsletter_queue",
+  "password_resets",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
@@ -47,6 +51,9 @@ const SERIAL_KEYS: Record<string, string> = {
   article_desk_notes: "id",
   user_recovery_codes: "id",
   audit_log: "id",
+  newsletter_subscribers: "id",
+  newsletter_issues: "id",
+  newsletter_queue: "id",
 };
 
 export interface CopyReport {

@@ -4,6 +4,7 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { AccessDenied } from "~/components/admin/placeholder";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
+import { NewsletterSendButton } from "~/components/newsroom/newsletter-send-button";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { latestDeskNote } from "~/models/article-desk.server";
@@ -83,6 +84,7 @@ export default function EditArticle() {
           <DeskPanel {...desk} canPublish={canPublish} />
           <HistoryPanel articleId={article.id} version={article.version} />
           <PreviewLinkButton articleId={article.id} />
+          <NewsletterSendButton articleId={article.id} published={article.status === "published"} canSend={canPublish} />
         </>
       }
     />

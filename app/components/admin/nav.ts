@@ -7,6 +7,7 @@ export const ADMIN_NAV = [
   { to: "/admin/users", label: "Користувачі" },
   { to: "/admin/categories", label: "Категорії" },
   { to: "/admin/analytics", label: "Аналітика" },
+  { to: "/admin/newsletter", label: "Розсилка" },
   { to: "/admin/settings", label: "Налаштування" },
   { to: "/admin/audit", label: "Журнал дій" },
 ] as const;
