@@ -208,7 +208,6 @@ export async function sweepSends({ now = new Date() }: { now?: Date } = {}): Pro
 
 /** The send log: newest first, with counts per status. */
 export async function listIssues({ skip = 0, limit = 20 }: { skip?: number; limit?: number } = {}) {
-  const count = (status: string) => (eb: any) => eb.fn.countAll().filterWhere("q.status", "=", status);
   const [rows, total] = await Promise.all([
     db
       .selectFrom("newsletter_issues as i")
@@ -216,8 +215,8 @@ export async function listIssues({ skip = 0, limit = 20 }: { skip?: number; limi
       .select(["i.id", "i.kind", "i.subject", "i.status", "i.created_at", "i.finished_at", "i.article_id"])
       .select((eb) => [
         eb.fn.count<number>("q.id").as("total"),
-        count("sent")(eb).as("sent"),
-        count("failed")(eb).as("failed"),
+        eb.fn.countAll().filterWhere("q.status", "=", "sent").as("sent"),
+        eb.fn.countAll().filterWhere("q.status", "=", "failed").as("failed"),
         eb.fn.countAll().filterWhere("q.status", "in", ["queued", "sending"]).as("waiting"),
       ])
       .groupBy(["i.id", "i.kind", "i.subject", "i.status", "i.created_at", "i.finished_at", "i.article_id"])

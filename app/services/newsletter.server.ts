@@ -1,5 +1,5 @@
-import { format } from "date-fns";
 import { tz } from "@date-fns/tz";
+import { format } from "date-fns";
 import { db } from "../../db/index";
 import type { Actor } from "../models/audit.server";
 import { claimDue, createIssue, digestArticles, getIssueContent, markAttemptFailed, markSent, sweepSends } from "../models/newsletter-issue.server";
