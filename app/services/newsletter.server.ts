@@ -120,10 +120,10 @@ export async function sendDueMail({ now = new Date(), limit }: { now?: Date; lim
         // RFC 8058 one-click unsubscribe (and RFC 2369's link).
         headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       });
-      await markSent({ id: row.id, now: new Date() });
+      await markSent({ id: row.id, now });
       sent++;
     } catch (error) {
-      await markAttemptFailed({ id: row.id, attempts: row.attempts, error: String((error as Error)?.message ?? error), now: new Date() });
+      await markAttemptFailed({ id: row.id, attempts: row.attempts, error: String((error as Error)?.message ?? error), now });
     }
   }
   return sent;
