@@ -15,32 +15,32 @@ export const RESETS_PER_HOUR = 3;
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** The active people with this email (case aside), for whom a link may be made now. */
-export async function resetCandidates({ email, now = new Date() }: { email: string; now?: Date }) {
-  const users = await db
+/** The active people with this email (case aside). */
+export function resetCandidates({ email }: { email: string }) {
+  return db
     .selectFrom("users")
     .select(["id", "username", "email"])
     .where(lowerCase(sql.ref<string>("email")), "=", email.trim().toLowerCase())
     .where("is_active", "=", 1)
     .execute();
-  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-  const allowed = [];
-  for (const user of users) {
-    const recent = await db
-      .selectFrom("password_resets")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", user.id)
-      .where("created_at", ">", hourAgo)
-      .executeTakeFirstOrThrow();
-    if (Number(recent.n) < RESETS_PER_HOUR) allowed.push(user);
-  }
-  return allowed;
 }
 
-/** A new reset link's token for the person (returned once, never stored). */
-export async function createPasswordReset({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<string> {
+/**
+ * A new reset link's token for the person (returned once, never stored), or undefined when they
+ * had RESETS_PER_HOUR links in the last hour. The count and the insert share one write
+ * transaction, so simultaneous requests cannot slip past the limit.
+ */
+export async function createPasswordReset({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<string | undefined> {
   const token = randomBytes(32).toString("base64url");
-  await writeTransaction(async (trx) => {
+  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+  return writeTransaction(async (trx) => {
+    const recent = await trx
+      .selectFrom("password_resets")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .where("created_at", ">", hourAgo)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= RESETS_PER_HOUR) return undefined;
     await trx
       .insertInto("password_resets")
       .values({
@@ -50,8 +50,8 @@ export async function createPasswordReset({ userId, now = new Date() }: { userId
         expires_at: new Date(now.getTime() + RESET_MINUTES * 60_000).toISOString(),
       })
       .execute();
+    return token;
   });
-  return token;
 }
 
 /** Whether a token opens the reset form now (unused, not expired, its person active). */

@@ -14,11 +14,12 @@ export const RESET_PATH = "/admin/reset-password";
 export function requestPasswordReset({ email, now = new Date() }: { email: string; now?: Date }): Promise<void> {
   const work = (async () => {
     if (!mailConfigured()) return;
-    const people = await resetCandidates({ email, now });
+    const people = await resetCandidates({ email });
     if (!people.length) return;
     const site = (await getSettings("seo")).site_title;
     for (const person of people) {
       const token = await createPasswordReset({ userId: person.id, now });
+      if (!token) continue;
       const mail = passwordResetEmail({ site, username: person.username, resetUrl: `${getEnv().PUBLIC_URL}${RESET_PATH}?token=${token}` });
       await sendMail({ ...mail, to: person.email, from: mailFrom(site) });
     }

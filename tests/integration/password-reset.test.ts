@@ -91,7 +91,7 @@ describe("forgot password", () => {
 
   it("a link older than an hour does not work", async () => {
     const user = await db.selectFrom("users").select("id").where("username", "=", "reset-me").executeTakeFirstOrThrow();
-    const token = await createPasswordReset({ userId: user.id, now: new Date(Date.now() - 61 * 60_000) });
+    const token = (await createPasswordReset({ userId: user.id, now: new Date(Date.now() - 61 * 60_000) }))!;
     expect(await (await request(`/admin/reset-password?token=${token}`)).text()).toContain("Посилання недійсне");
     const late = await request("/admin/reset-password", { method: "POST", body: new URLSearchParams({ token, password: NEW_PASSWORD + "x", confirm: NEW_PASSWORD + "x" }) });
     expect(late.status).toBe(410);
@@ -99,7 +99,9 @@ describe("forgot password", () => {
 
   it("sends at most three links an hour to one person, with the same answer every time", async () => {
     const before = messagesTo(smtp, "Reset.Me@example.com").length;
-    for (let i = 0; i < 4; i++) expect((await ask("Reset.Me@example.com")).text).toContain(SAME_ANSWER);
+    // Four at once: the limit holds however they interleave.
+    const answers = await Promise.all(Array.from({ length: 4 }, () => ask("Reset.Me@example.com")));
+    for (const answer of answers) expect(answer.text).toContain(SAME_ANSWER);
     await smtp.waitFor(before + 2);
     await settle();
     // One link was made earlier this hour: two more, and the fourth ask sends nothing.
