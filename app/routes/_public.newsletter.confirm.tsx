@@ -38,5 +38,5 @@ export default function ConfirmPage() {
 
 export const meta: MetaFunction = ({ matches }) => [
   ...buildMeta(siteFromMatches(matches), { title: "Підтвердження підписки", path: "/newsletter/confirm", robots: "noindex, nofollow" }),
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];

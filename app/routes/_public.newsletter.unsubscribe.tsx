@@ -61,5 +61,5 @@ export default function UnsubscribePage() {
 
 export const meta: MetaFunction = ({ matches }) => [
   ...buildMeta(siteFromMatches(matches), { title: "Відписка від розсилки", path: "/newsletter/unsubscribe", robots: "noindex, nofollow" }),
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];

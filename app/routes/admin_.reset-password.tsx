@@ -13,13 +13,15 @@ import { formFailure, parseForm } from "~/utils/forms.server";
 // of the link and in a hidden field of the form; it works once, within an hour, and using it ends
 // every session of the person (app/models/password-reset.server.ts).
 
-const ResetSchema = z
-  .object({
-    token: z.string().default(""),
-    password: z.string({ required_error: "Вкажіть новий пароль" }).min(1, "Вкажіть новий пароль").pipe(NewPasswordSchema),
-    confirm: z.string().default(""),
-  })
-  .refine((v) => v.password === v.confirm, { message: "Паролі не збігаються", path: ["confirm"] });
+// Built on the server only: NewPasswordSchema lives in a .server module (empty in the browser).
+const resetSchema = () =>
+  z
+    .object({
+      token: z.string().default(""),
+      password: z.string({ required_error: "Вкажіть новий пароль" }).min(1, "Вкажіть новий пароль").pipe(NewPasswordSchema),
+      confirm: z.string().default(""),
+    })
+    .refine((v) => v.password === v.confirm, { message: "Паролі не збігаються", path: ["confirm"] });
 
 const INVALID = "Посилання недійсне: воно вже використане або минула година. Попросіть нове на сторінці «Забули пароль?».";
 
@@ -30,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
-  const parsed = parseForm(ResetSchema, form);
+  const parsed = parseForm(resetSchema(), form);
   if (!parsed.ok) return formFailure(parsed, 422);
   const done = await completePasswordReset({ token: parsed.data.token, passwordHash: await hashPassword(parsed.data.password), ip: actorAddress(request) });
   if (!done) return formFailure({ formError: INVALID }, 410);
@@ -81,5 +83,5 @@ export default function ResetPassword() {
 export const meta: MetaFunction = () => [
   { title: "Новий пароль — Admin Panel" },
   { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];

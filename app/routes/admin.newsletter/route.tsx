@@ -47,14 +47,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     takeFlash(request),
   ]);
   const issues = await Promise.all(log.data.map(async (i) => ({ ...i, failures: i.failed ? await listFailures({ issueId: i.id, limit: 20 }) : [] })));
-  return data({ mail: mailConfigured(), filter, subscribers, counts, issues, digest, canEditDigest: user.role === "admin", flash }, { headers });
+  return data(
+    { mail: mailConfigured() ? null : MAIL_NOT_SET_UP, filter, subscribers, counts, issues, digest, canEditDigest: user.role === "admin", flash },
+    { headers },
+  );
 }
 
-const DigestSchema = z.object({
-  digest_enabled: z.preprocess((v) => v === "on", z.boolean()),
-  digest_day: NewsletterSettingsSchema.shape.digest_day,
-  digest_hour: NewsletterSettingsSchema.shape.digest_hour,
-});
+// Built on the server only: NewsletterSettingsSchema lives in a .server module (empty in the browser).
+const digestSchema = () =>
+  z.object({
+    digest_enabled: z.preprocess((v) => v === "on", z.boolean()),
+    digest_day: NewsletterSettingsSchema.shape.digest_day,
+    digest_hour: NewsletterSettingsSchema.shape.digest_hour,
+  });
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, SCREEN_ROLES["/admin/newsletter"]);
@@ -68,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "digest") {
     if (user.role !== "admin") throw new Response("Access Denied", { status: 403 });
-    const parsed = DigestSchema.safeParse(Object.fromEntries(form));
+    const parsed = digestSchema().safeParse(Object.fromEntries(form));
     if (!parsed.success) return data({ formError: parsed.error.issues[0].message }, { status: 422 });
     await saveSettings("newsletter", parsed.data);
     return redirectWithFlash(request, "/admin/newsletter", "Розклад дайджесту збережено.");
@@ -105,9 +110,9 @@ export default function NewsletterAdmin() {
           {flash}
         </p>
       ) : null}
-      {!mail ? (
+      {mail ? (
         <p className="flash flash-error" role="alert">
-          {MAIL_NOT_SET_UP}
+          {mail}
         </p>
       ) : null}
       <p>
