@@ -15,6 +15,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDateTime } from "~/utils/format";
 import { SCREEN_ROLES } from "~/utils/roles";
 import { safePath } from "~/utils/safe-path";
+import pageStyles from "./newsletter.css";
 import { SendLog } from "./send-log";
 
 // /admin/newsletter (issue 28 item 3; admin and editor, DESIGN §5): subscriber counts, search,
@@ -27,7 +28,10 @@ const PAGE_SIZE = 50;
 const DAYS = ["понеділок", "вівторок", "середа", "четвер", "пʼятниця", "субота", "неділя"];
 
 export const handle: AdminHandle = { title: TITLE };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: pageStyles },
+];
 
 const FilterSchema = z.object({
   q: z.string().trim().max(254).catch(""),
@@ -98,7 +102,7 @@ export default function NewsletterAdmin() {
   const pageHref = (p: number) =>
     `?${new URLSearchParams({ ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}), page: String(p) })}`;
   return (
-    <section className="admin-card newsroom" aria-labelledby="newsletter-title">
+    <section className="admin-card newsroom newsletter-admin" aria-labelledby="newsletter-title">
       <div className="toolbar">
         <h2 id="newsletter-title">{TITLE}</h2>
         <Link to="/admin/newsletter.csv" reloadDocument className="button button-secondary">
@@ -120,10 +124,10 @@ export default function NewsletterAdmin() {
       </p>
 
       <h3>Тижневий дайджест</h3>
-      <Form method="post" className="form inline-form">
-        <fieldset disabled={!canEditDigest}>
-          <legend className="sr-only">Розклад дайджесту (Київ)</legend>
-          <label>
+      <Form method="post">
+        <fieldset disabled={!canEditDigest} className="newsletter-row">
+          <legend className="visually-hidden">Розклад дайджесту (Київ)</legend>
+          <label className="newsletter-check">
             <input type="checkbox" name="digest_enabled" defaultChecked={digest.digest_enabled} /> Надсилати щотижня
           </label>
           <Field as="select" label="День" name="digest_day" defaultValue={String(digest.digest_day)}>
@@ -151,7 +155,7 @@ export default function NewsletterAdmin() {
       </Form>
 
       <h3>Підписники</h3>
-      <Form method="get" role="search" className="form inline-form">
+      <Form method="get" role="search" className="newsletter-row">
         <Field label="Пошук за email" name="q" type="search" defaultValue={filter.q} />
         <Field as="select" label="Статус" name="status" defaultValue={filter.status ?? ""}>
           <option value="">усі</option>
@@ -164,7 +168,7 @@ export default function NewsletterAdmin() {
       </Form>
       {subscribers.data.length ? (
         <table className="data-table">
-          <caption className="sr-only">Підписники</caption>
+          <caption className="visually-hidden">Підписники</caption>
           <thead>
             <tr>
               <th scope="col">Email</th>

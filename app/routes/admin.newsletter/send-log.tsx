@@ -20,7 +20,7 @@ export function SendLog({ issues }: { issues: LogIssue[] }) {
   if (!issues.length) return <p className="muted">Розсилок ще не було.</p>;
   return (
     <table className="data-table">
-      <caption className="sr-only">Журнал розсилок</caption>
+      <caption className="visually-hidden">Журнал розсилок</caption>
       <thead>
         <tr>
           <th scope="col">Коли</th>
