@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { withDatabaseOf } from "../database-of";
 import { request, startServer, type RunningServer } from "../server-process";
-import { formSignIn, formSend } from "../staff-client";
 import { messagesTo, startSmtp, type TestSmtp } from "../smtp";
+import { formSignIn, formSend } from "../staff-client";
 
 // Issue 28 item 4 against the real server: "send this article now" from the editor's form, the
 // server killed (SIGKILL) in the middle of the send, started again: every subscriber has exactly
@@ -34,7 +34,16 @@ describe("a send survives a restart without sending anyone the same issue twice"
       for (const email of ADDRESSES)
         await db
           .insertInto("newsletter_subscribers")
-          .values({ email, email_key: email, status: "confirmed", confirm_token_hash: null, confirm_expires_at: null, unsubscribe_token: randomBytes(32).toString("base64url"), created_at: new Date().toISOString(), confirmed_at: new Date().toISOString() })
+          .values({
+            email,
+            email_key: email,
+            status: "confirmed",
+            confirm_token_hash: null,
+            confirm_expires_at: null,
+            unsubscribe_token: randomBytes(32).toString("base64url"),
+            created_at: new Date().toISOString(),
+            confirmed_at: new Date().toISOString(),
+          })
           .execute();
     });
     const editor = await formSignIn(server.url, "editor", "editor123");
@@ -65,7 +74,12 @@ describe("a send survives a restart without sending anyone the same issue twice"
     for (const m of smtp.messages) expect(m.mail.subject).toBe(`Наука UA: ${article.title}`);
 
     const rows = await withDatabaseOf(dataDir, (db) =>
-      db.selectFrom("newsletter_queue as q").innerJoin("newsletter_subscribers as s", "s.id", "q.subscriber_id").select(["s.email", "q.status"]).orderBy("q.id").execute(),
+      db
+        .selectFrom("newsletter_queue as q")
+        .innerJoin("newsletter_subscribers as s", "s.id", "q.subscriber_id")
+        .select(["s.email", "q.status"])
+        .orderBy("q.id")
+        .execute(),
     );
     // The one in flight at the kill stays `sending` (it may or may not have arrived: never again).
     expect(rows.filter((r) => r.status === "sending").map((r) => r.email)).toEqual([smtp.messages[2].to[0]]);
@@ -85,7 +99,9 @@ describe("a send survives a restart without sending anyone the same issue twice"
       body: "List-Unsubscribe=One-Click",
     });
     expect(oneClick.status).toBe(200);
-    const left = await withDatabaseOf(dataDir, (db) => db.selectFrom("newsletter_subscribers").select("email").where("email_key", "=", message.to[0]).executeTakeFirst());
+    const left = await withDatabaseOf(dataDir, (db) =>
+      db.selectFrom("newsletter_subscribers").select("email").where("email_key", "=", message.to[0]).executeTakeFirst(),
+    );
     expect(left).toBeUndefined();
 
     // Every other cross-site POST is still refused, the subscribe form's included.

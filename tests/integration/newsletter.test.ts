@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createIssue, sweepSends } from "../../app/models/newsletter-issue.server";
 import { confirmSubscription, subscribe } from "../../app/models/newsletter.server";
 import { saveSettings } from "../../app/models/settings.server";
 import { runDigest, sendDueMail } from "../../app/services/newsletter.server";
+import { db } from "../../db/index";
 import { migrated, request } from "../helpers";
-import { linkIn, messagesTo, startSmtp, type TestSmtp } from "../smtp";
+import { linkIn, startSmtp, type TestSmtp } from "../smtp";
 
 // Issue 28 items 3–4 with a real SMTP server in this process (tests/smtp.ts): subscribe, confirm,
 // a second subscribe, an expired link, unsubscribe by the page, the weekly digest at its hour with
@@ -102,7 +102,11 @@ describe("subscribing (double opt-in)", () => {
 
 describe("unsubscribing by the link's page", () => {
   it("shows the address and a button (a GET removes nobody); the button's POST deletes the row", async () => {
-    const row = await db.selectFrom("newsletter_subscribers").select(["unsubscribe_token"]).where("email_key", "=", "late@example.com").executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("newsletter_subscribers")
+      .select(["unsubscribe_token"])
+      .where("email_key", "=", "late@example.com")
+      .executeTakeFirstOrThrow();
     const page = await request(`/newsletter/unsubscribe?token=${row.unsubscribe_token}`);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -126,7 +130,27 @@ async function article(title: string, publishedAt: string, status = "published")
   const id = randomUUID();
   await db
     .insertInto("articles")
-    .values({ id, slug: `nl-${id.slice(0, 8)}`, title, subtitle: null, category_id: null, author_id: null, status: status as "published", published_at: publishedAt, created_at: publishedAt, updated_at: publishedAt, updated_by: null, seo_title: null, seo_description: null, meta_keywords: null, og_image: null, canonical_url: null, featured_image: null, featured_image_alt: null, featured_image_caption: null })
+    .values({
+      id,
+      slug: `nl-${id.slice(0, 8)}`,
+      title,
+      subtitle: null,
+      category_id: null,
+      author_id: null,
+      status: status as "published",
+      published_at: publishedAt,
+      created_at: publishedAt,
+      updated_at: publishedAt,
+      updated_by: null,
+      seo_title: null,
+      seo_description: null,
+      meta_keywords: null,
+      og_image: null,
+      canonical_url: null,
+      featured_image: null,
+      featured_image_alt: null,
+      featured_image_caption: null,
+    })
     .execute();
   return id;
 }
@@ -188,7 +212,10 @@ describe("the send queue", () => {
       if (outcome.kind === "confirm") await confirmSubscription({ token: outcome.token });
     }
     const at = new Date("2026-12-01T10:00:00.000Z");
-    const issue = await createIssue({ content: { kind: "article", subject: "Термінова новина", html: "<p>Новина</p><a href='{{unsubscribe_url}}'>x</a>", text: "Новина {{unsubscribe_url}}" }, now: at });
+    const issue = await createIssue({
+      content: { kind: "article", subject: "Термінова новина", html: "<p>Новина</p><a href='{{unsubscribe_url}}'>x</a>", text: "Новина {{unsubscribe_url}}" },
+      now: at,
+    });
     expect(issue?.queued).toBe(3);
     const before = smtp.messages.length;
     // MAIL_RATE_PER_MINUTE=2: two in this minute, however often the sender asks.
@@ -210,7 +237,8 @@ describe("the send queue", () => {
     const issue = await createIssue({ content: { kind: "article", subject: "Поки пошта лежить", html: "<p>x</p>", text: "x" }, now: at });
     expect(issue?.queued).toBe(1);
     smtp.refuse = "451 Mailbox temporarily unavailable";
-    const row = () => db.selectFrom("newsletter_queue").select(["status", "attempts", "last_error"]).where("issue_id", "=", issue!.id).executeTakeFirstOrThrow();
+    const row = () =>
+      db.selectFrom("newsletter_queue").select(["status", "attempts", "last_error"]).where("issue_id", "=", issue!.id).executeTakeFirstOrThrow();
     expect(await sendDueMail({ now: at })).toBe(0);
     expect(await row()).toMatchObject({ status: "queued", attempts: 1 });
     // Not before its time: the retry waits a minute.
@@ -236,7 +264,11 @@ describe("the send queue", () => {
     const later = new Date("2026-12-03T10:00:00.000Z");
     const second = await createIssue({ content: { kind: "article", subject: "Сервер пошти вимкнено", html: "<p>x</p>", text: "x" }, now: later });
     for (const offset of [0, 61_000, 200_000]) await sendDueMail({ now: new Date(later.getTime() + offset) });
-    const gone = await db.selectFrom("newsletter_queue").select(["status", "attempts", "last_error"]).where("issue_id", "=", second!.id).executeTakeFirstOrThrow();
+    const gone = await db
+      .selectFrom("newsletter_queue")
+      .select(["status", "attempts", "last_error"])
+      .where("issue_id", "=", second!.id)
+      .executeTakeFirstOrThrow();
     expect(gone).toMatchObject({ status: "failed", attempts: 3 });
     expect(gone.last_error).toMatch(/ECONNREFUSED|connect/i);
     (getEnv() as { SMTP_URL?: string }).SMTP_URL = smtp.url;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
 import { createPasswordReset } from "../../app/models/password-reset.server";
 import { createUser } from "../../app/models/user.server";
+import { db } from "../../db/index";
 import { migrated, postJson, request, sendJson, tokenFor } from "../helpers";
 import { linkIn, messagesTo, startSmtp, type TestSmtp } from "../smtp";
 
@@ -79,7 +79,10 @@ describe("forgot password", () => {
     expect((await postJson("/api/auth/login", { username: "reset-me", password: "correct-horse" }, { ip: "198.51.100.78" })).status).toBe(401);
 
     // Once only.
-    const again = await request(link, { method: "POST", body: new URLSearchParams({ token, password: "Inshyi-Parol-2026-x", confirm: "Inshyi-Parol-2026-x" }) });
+    const again = await request(link, {
+      method: "POST",
+      body: new URLSearchParams({ token, password: "Inshyi-Parol-2026-x", confirm: "Inshyi-Parol-2026-x" }),
+    });
     expect(again.status).toBe(410);
     expect(await (await request(link)).text()).toContain("Посилання недійсне");
 
@@ -93,7 +96,10 @@ describe("forgot password", () => {
     const user = await db.selectFrom("users").select("id").where("username", "=", "reset-me").executeTakeFirstOrThrow();
     const token = (await createPasswordReset({ userId: user.id, now: new Date(Date.now() - 61 * 60_000) }))!;
     expect(await (await request(`/admin/reset-password?token=${token}`)).text()).toContain("Посилання недійсне");
-    const late = await request("/admin/reset-password", { method: "POST", body: new URLSearchParams({ token, password: NEW_PASSWORD + "x", confirm: NEW_PASSWORD + "x" }) });
+    const late = await request("/admin/reset-password", {
+      method: "POST",
+      body: new URLSearchParams({ token, password: NEW_PASSWORD + "x", confirm: NEW_PASSWORD + "x" }),
+    });
     expect(late.status).toBe(410);
   });
 
