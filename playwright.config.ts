@@ -7,6 +7,9 @@ import { defineConfig, devices } from "@playwright/test";
 // inherit the runner's environment, so the first value sticks.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "news-e2e-"));
 process.env.E2E_PORT ??= String(3100 + Math.floor(Math.random() * 800));
+// Issue 28: the site's mail goes to a real SMTP server started beside it (tests/e2e/mail-sink.mjs).
+process.env.E2E_MAIL_DIR ??= join(process.env.E2E_DATA_DIR, "mail-sink");
+const smtpPort = Number(process.env.E2E_PORT) + 1000;
 
 const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://127.0.0.1:${port}`;
@@ -56,22 +59,32 @@ export default defineConfig({
       use: browser,
     })),
   ],
-  webServer: {
-    command: "node scripts/ensure-build.mjs && node build/server.js",
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      // `npm run test:pg` (scripts/test-pg.mjs) runs the same specs on PostgreSQL.
-      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-      PUBLIC_URL: baseURL,
-      SEED_DEMO: "1",
-      LOG_REQUESTS: "0",
-      // Every spec signs in and writes from 127.0.0.1; the limits have their own tests.
-      RATE_LIMIT: "0",
+  webServer: [
+    {
+      command: "node tests/e2e/mail-sink.mjs",
+      port: smtpPort,
+      reuseExistingServer: false,
+      env: { MAIL_SINK_DIR: process.env.E2E_MAIL_DIR, MAIL_SINK_PORT: String(smtpPort) },
     },
-  },
+    {
+      command: "node scripts/ensure-build.mjs && node build/server.js",
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      env: {
+        NODE_ENV: "production",
+        PORT: String(port),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        // `npm run test:pg` (scripts/test-pg.mjs) runs the same specs on PostgreSQL.
+        ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+        PUBLIC_URL: baseURL,
+        SEED_DEMO: "1",
+        LOG_REQUESTS: "0",
+        // Every spec signs in and writes from 127.0.0.1; the limits have their own tests.
+        RATE_LIMIT: "0",
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_RATE_PER_MINUTE: "600",
+      },
+    },
+  ],
 });

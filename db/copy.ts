@@ -38,6 +38,10 @@ export const COPIED_TABLES = [
   "comments",
   "guest_authors",
   "article_authors",
+  "newsletter_subscribers",
+  "newsletter_issues",
+  "newsletter_queue",
+  "password_resets",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
@@ -50,6 +54,9 @@ const SERIAL_KEYS: Record<string, string> = {
   article_desk_notes: "id",
   user_recovery_codes: "id",
   audit_log: "id",
+  newsletter_subscribers: "id",
+  newsletter_issues: "id",
+  newsletter_queue: "id",
 };
 
 export interface CopyReport {

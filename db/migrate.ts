@@ -8,6 +8,7 @@ import * as twoFactor from "../migrations/2026_11_25_000021_two_factor";
 import * as auditLog from "../migrations/2026_11_25_000022_audit_log";
 import * as comments from "../migrations/2026_11_25_000024_comments";
 import * as bylines from "../migrations/2026_11_25_000026_bylines";
+import * as newsletter from "../migrations/2026_11_25_000025_newsletter";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_25_000022_audit_log": auditLog,
   "2026_11_25_000024_comments": comments,
   "2026_11_25_000026_bylines": bylines,
+  "2026_11_25_000025_newsletter": newsletter,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

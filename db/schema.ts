@@ -278,6 +278,56 @@ export interface CommentsTable {
   moderated_at: Timestamp | null;
 }
 
+/** Issue 28: newsletter subscribers (app/models/newsletter.server.ts); `email_key` is the address in lower case. */
+export interface NewsletterSubscribersTable {
+  id: Generated<number>;
+  email: string;
+  email_key: string;
+  status: Generated<"pending" | "confirmed">;
+  confirm_token_hash: string | null;
+  confirm_expires_at: string | null;
+  unsubscribe_token: string;
+  created_at: Timestamp;
+  confirmed_at: string | null;
+}
+
+/** One newsletter send: the weekly digest (`period` its week) or one article. */
+export interface NewsletterIssuesTable {
+  id: Generated<number>;
+  kind: "digest" | "article";
+  article_id: string | null;
+  subject: string;
+  period: string | null;
+  body_html: string;
+  body_text: string;
+  status: Generated<"sending" | "done">;
+  created_by: string | null;
+  created_at: Timestamp;
+  finished_at: string | null;
+}
+
+/** The send queue: one row per issue and subscriber (unique), sent at most once. */
+export interface NewsletterQueueTable {
+  id: Generated<number>;
+  issue_id: number;
+  subscriber_id: number | null;
+  status: Generated<"queued" | "sending" | "sent" | "failed">;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_attempt_at: Timestamp;
+  attempted_at: string | null;
+  sent_at: string | null;
+}
+
+/** Issue 31 item 20: "forgot password" links; only the token's SHA-256. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -303,6 +353,10 @@ export interface Database {
   sign_in_challenges: SignInChallengesTable;
   audit_log: AuditLogTable;
   comments: CommentsTable;
+  newsletter_subscribers: NewsletterSubscribersTable;
+  newsletter_issues: NewsletterIssuesTable;
+  newsletter_queue: NewsletterQueueTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -174,6 +174,8 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   const publicOrigin = new URL(config.publicUrl).origin;
   app.use((req, res, next) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    // RFC 8058 one-click unsubscribe: the mail provider POSTs from its own servers; the token is the authority.
+    if (req.method === "POST" && runtime.isOneClickUnsubscribe(req.path)) return next();
     const ours = [publicOrigin, `${req.protocol}://${req.get("host")}`];
     const ok = runtime.isSameOrigin({ origin: req.get("origin"), referer: req.get("referer"), cookie: req.get("cookie") }, ours);
     if (!ok) return sendError(req, res, 403, "Заборонено: запит з іншого сайту");

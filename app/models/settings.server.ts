@@ -97,6 +97,14 @@ export const SubmissionsSchema = z.object({
   items: z.array(z.object({ kind: z.enum(["sitemap", "url"]), url: z.string(), at: z.string(), by: z.string() })).default([]),
 });
 
+// Issue 28: the weekly digest's day (ISO weekday, 1 = Monday) and hour, Europe/Kyiv (docs/decisions/027).
+export const NewsletterSettingsSchema = z.object({
+  digest_enabled: z.boolean().default(true),
+  digest_day: z.coerce.number().int().min(1, "Оберіть день тижня").max(7, "Оберіть день тижня").default(1),
+  digest_hour: z.coerce.number().int().min(0, "Година від 0 до 23").max(23, "Година від 0 до 23").default(9),
+});
+export type NewsletterSettings = z.infer<typeof NewsletterSettingsSchema>;
+
 const groups = {
   submissions: SubmissionsSchema,
   general: GeneralSettingsSchema,
@@ -105,6 +113,7 @@ const groups = {
   integrations: IntegrationSettingsSchema,
   security: SecuritySettingsSchema,
   seed: SeedInfoSchema,
+  newsletter: NewsletterSettingsSchema,
 } as const;
 type Groups = typeof groups;
 export type SettingsKey = keyof Groups;

@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } f
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
+import { mailConfigured } from "~/services/mail.server";
 import { getPublicSite } from "~/services/public-site.server";
 import styles from "~/styles/public.css";
 
@@ -21,6 +22,7 @@ export async function loader() {
     site,
     categories: categories.map((c) => ({ name: c.name, slug: c.slug })),
     now: new Date().toISOString(),
+    newsletter: mailConfigured(),
   };
 }
 
@@ -29,7 +31,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
-  const { site, categories, now } = useLoaderData<typeof loader>();
+  const { site, categories, now, newsletter } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
   const loading = navigation.state === "loading";
@@ -48,7 +50,7 @@ export default function PublicLayout() {
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />
       </main>
-      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} />
+      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} newsletter={newsletter} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { CommentsModeControl } from "~/components/newsroom/comments-mode-control";
 import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
+import { NewsletterSendButton } from "~/components/newsroom/newsletter-send-button";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
@@ -89,6 +90,7 @@ export default function EditArticle() {
           <HistoryPanel articleId={article.id} version={article.version} />
           <PreviewLinkButton articleId={article.id} />
           {canPublish ? <CommentsModeControl articleId={article.id} mode={commentsMode} /> : null}
+          <NewsletterSendButton articleId={article.id} published={article.status === "published"} canSend={canPublish} />
         </>
       }
     />

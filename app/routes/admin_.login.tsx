@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Field } from "~/components/ui/field";
 import { getSettings } from "~/models/settings.server";
 import { authenticate, getUser, LoginSchema } from "~/services/auth.server";
@@ -90,6 +90,9 @@ export default function LoginPage() {
             {submitting ? "Signing in..." : "Sign in"}
           </button>
         </Form>
+        <p>
+          <Link to="/admin/forgot-password">Забули пароль?</Link>
+        </p>
         {demo.length ? (
           <section className="demo-credentials" aria-labelledby="demo-title">
             <h2 id="demo-title">Demo credentials</h2>

@@ -7,6 +7,8 @@ import { seedDatabase } from "../../db/seed";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneAuditLog } from "../models/audit.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
+import { pruneUnconfirmedSubscribers } from "../models/newsletter.server";
+import { prunePasswordResets } from "../models/password-reset.server";
 import { pruneExpiredSessions } from "../models/session.server";
 import { pruneSignInChallenges } from "../models/sign-in-challenge.server";
 import { stopCpuPool } from "../utils/cpu-pool.server";
@@ -16,6 +18,7 @@ import { rateLimiters } from "../utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
 import { sitemapFileUrl } from "./feeds.server";
 import { maintenanceResponse } from "./maintenance.server";
+import { startNewsletterSender, stopNewsletterSender } from "./newsletter.server";
 import { countViews, pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
 import { flushViews } from "./view-counter.server";
 
@@ -102,6 +105,8 @@ async function prune(): Promise<void> {
   await pruneSignInChallenges();
   await pruneLoginAttempts();
   await pruneAuditLog();
+  await pruneUnconfirmedSubscribers();
+  await prunePasswordResets();
 }
 
 /**
@@ -126,10 +131,12 @@ function startJobs(): void {
   ];
   for (const job of jobs) job.unref();
   startScheduler();
+  startNewsletterSender();
 }
 
 function stopJobs(): void {
   stopScheduler();
+  stopNewsletterSender();
   for (const job of jobs) clearInterval(job);
   jobs = [];
 }
@@ -181,6 +188,8 @@ export const runtime = {
   publicPageCache,
   pageStoreStats,
   isSameOrigin,
+  // Issue 28: the one POST that comes from other sites by design (RFC 8058), exactly this path.
+  isOneClickUnsubscribe: (path: string) => path === "/newsletter/unsubscribe",
   bodyLimits: { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS },
   isDatabaseBusy,
   databaseBusyResponse,

@@ -53,6 +53,10 @@ export const AUDIT_ACTIONS = {
   "guest_author.create": "Створено гостьового автора",
   "guest_author.update": "Змінено гостьового автора",
   "guest_author.delete": "Видалено гостьового автора",
+  // Newsletter (issue 28) and "forgot password" (issue 31 item 20).
+  "newsletter.send": "Надіслано розсилку",
+  "newsletter.subscriber_remove": "Видалено підписника",
+  "user.password_reset": "Пароль відновлено за посиланням",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -61,7 +65,7 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author"] as const;
+export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author", "newsletter"] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
@@ -74,6 +78,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   seo: "SEO",
   comment: "Коментар",
   guest_author: "Гостьовий автор",
+  newsletter: "Розсилка",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

@@ -72,6 +72,15 @@ const EnvSchema = z.object({
   CPU_WORKERS: whole(1, 1, 8),
   CPU_JOB_MS: whole(10_000, 100, 120_000),
   CPU_WORKER_HEAP_MB: whole(256, 64, 4_096),
+  // Issue 28: mail by SMTP (app/services/mail.server.ts, docs/decisions/027). Without SMTP_URL the
+  // newsletter and "forgot password" say mail is not set up; nothing is queued.
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || /^smtps?:\/\/[^/\s]+/.test(value), { message: "must be smtp://user:password@host:port (or smtps://)" }),
+  MAIL_FROM: z.string().trim().max(254).optional(),
+  MAIL_RATE_PER_MINUTE: whole(60, 1, 6_000),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };
@@ -89,7 +98,7 @@ export function getEnv(): Env {
   const parsed = EnvSchema.safeParse(process.env);
   if (!parsed.success) {
     // Values that hold a secret are never printed.
-    const shown = (key: string) => (/SECRET|PASSWORD|DATABASE_URL/.test(key) ? "(hidden)" : JSON.stringify(process.env[key] ?? ""));
+    const shown = (key: string) => (/SECRET|PASSWORD|DATABASE_URL|SMTP_URL/.test(key) ? "(hidden)" : JSON.stringify(process.env[key] ?? ""));
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new EnvError(`Invalid environment: ${problems.join("; ")}. Fix the variable (README, 'Configuration') and start again.`);
   }

@@ -18,6 +18,7 @@ export const SCREEN_ROLES = {
   "/admin/seo/analytics": EDITORS,
   "/admin/comments": EDITORS,
   "/admin/authors": EDITORS,
+  "/admin/newsletter": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function mayOpen(role: Role, path: string): boolean {

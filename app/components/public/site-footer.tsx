@@ -1,11 +1,23 @@
 import { Link } from "@remix-run/react";
+import { NewsletterSignup } from "./newsletter-signup";
 import type { MenuCategory } from "./site-header";
 
 // SPEC §2: quick links and social links are placeholder targets.
 const QUICK_LINKS = ["About Us", "Contact", "Research Guidelines", "Privacy Policy", "Terms of Use", "Editorial Standards"];
 const SOCIAL = ["Facebook", "Twitter", "Instagram"];
 
-export function SiteFooter({ siteTitle, description, categories }: { siteTitle: string; description: string; categories: MenuCategory[] }) {
+export function SiteFooter({
+  siteTitle,
+  description,
+  categories,
+  newsletter = false,
+}: {
+  siteTitle: string;
+  description: string;
+  categories: MenuCategory[];
+  /** Issue 28: the subscribe form, when mail is set up. */
+  newsletter?: boolean;
+}) {
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -53,6 +65,7 @@ export function SiteFooter({ siteTitle, description, categories }: { siteTitle: 
             </li>
           </ul>
         </nav>
+        {newsletter ? <NewsletterSignup /> : null}
       </div>
       <div className="container footer-bottom">
         <p>
