@@ -14,6 +14,7 @@ import { getEnv } from "../utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
 import { rateLimiters } from "../utils/rate-limit.server";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
+import { oldPathRedirect } from "../import/old-paths.server";
 import { sitemapFileUrl } from "./feeds.server";
 import { maintenanceResponse } from "./maintenance.server";
 import { countViews, pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
@@ -176,6 +177,7 @@ export const runtime = {
   stop,
   rateLimiters,
   maintenanceResponse,
+  oldPathRedirect,
   sitemapFileUrl,
   countViews,
   publicPageCache,

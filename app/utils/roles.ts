@@ -15,6 +15,7 @@ export const SCREEN_ROLES = {
   "/admin/users": ADMINS,
   "/admin/settings": ADMINS,
   "/admin/audit": ADMINS,
+  "/admin/import": ADMINS,
   "/admin/seo/analytics": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
