@@ -13,7 +13,11 @@ migrateToLatest(db)
   .then(() => buildExport({ actor: null }))
   .then(async (doc) => {
     await writeFile(file, JSON.stringify(doc, null, 1));
-    console.log(`Експортовано в ${file}: ${Object.entries(doc.counts).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    console.log(
+      `Експортовано в ${file}: ${Object.entries(doc.counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
   })
   .catch((error: Error) => {
     console.error(`Експорт не вдався: ${error.message}`);

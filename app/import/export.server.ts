@@ -38,7 +38,8 @@ export async function buildExport({ actor }: { actor: Actor | null }) {
   const tagsOf = new Map<string, string[]>();
   for (const t of tagRows) tagsOf.set(t.article_id, [...(tagsOf.get(t.article_id) ?? []), t.name]);
   const oldSlugs = new Map<string, string[]>();
-  for (const r of await db.selectFrom("slug_redirects").select(["old_slug", "article_id"]).execute()) oldSlugs.set(r.article_id, [...(oldSlugs.get(r.article_id) ?? []), r.old_slug]);
+  for (const r of await db.selectFrom("slug_redirects").select(["old_slug", "article_id"]).execute())
+    oldSlugs.set(r.article_id, [...(oldSlugs.get(r.article_id) ?? []), r.old_slug]);
   const articles = [];
   let after = "";
   for (;;) {
@@ -72,9 +73,13 @@ export async function buildExport({ actor }: { actor: Actor | null }) {
     for (const a of page) articles.push({ ...a, tags: tagsOf.get(a.id) ?? [], old_slugs: oldSlugs.get(a.id) ?? [] });
     after = page[page.length - 1].id;
   }
-  const media = (await db.selectFrom("media").select(["id", "file_name", "stored_path", "mime", "size", "width", "height", "alt", "created_at"]).orderBy("created_at").execute()).map(
-    ({ stored_path, ...m }) => ({ ...m, url: `/media/${stored_path}` }),
-  );
+  const media = (
+    await db
+      .selectFrom("media")
+      .select(["id", "file_name", "stored_path", "mime", "size", "width", "height", "alt", "created_at"])
+      .orderBy("created_at")
+      .execute()
+  ).map(({ stored_path, ...m }) => ({ ...m, url: `/media/${stored_path}` }));
   const tags = (await db.selectFrom("tags").select("name").orderBy("name").execute()).map((t) => t.name);
   const settings = withoutSecrets(await getSiteSettings()) as Record<string, unknown>;
   const document = {

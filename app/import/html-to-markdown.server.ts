@@ -12,7 +12,8 @@ import { tables, strikethrough } from "turndown-plugin-gfm";
 const SAFE_URL = /^(?:https?:|mailto:|\/(?![/\\])|#|[^a-z:/\\]*(?:[/?#]|$))/i;
 const safeUrl = (url: string | null | undefined) => Boolean(url && SAFE_URL.test(url.trim()));
 
-const BLOCK = /^<(?:p|div|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|figcaption|hr|img|iframe|video|audio|section|article|aside|header|footer|dl|dt|dd|address|object|embed|form|style|script)\b/i;
+const BLOCK =
+  /^<(?:p|div|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|figcaption|hr|img|iframe|video|audio|section|article|aside|header|footer|dl|dt|dd|address|object|embed|form|style|script)\b/i;
 
 /** WordPress's wpautop, simplified: a chunk of text between blank lines that is not a block becomes a paragraph. */
 export function autop(html: string): string {

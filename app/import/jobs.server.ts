@@ -100,7 +100,15 @@ export async function startImportJob(request: Request, actor: Actor): Promise<nu
   const upload = await receiveUpload(request);
   const row = await db
     .insertInto("import_jobs")
-    .values({ user_id: actor.id, format: upload.format, file_name: upload.fileName, dry_run: upload.dryRun ? 1 : 0, status: "running", stage: "parse", created_at: new Date().toISOString() })
+    .values({
+      user_id: actor.id,
+      format: upload.format,
+      file_name: upload.fileName,
+      dry_run: upload.dryRun ? 1 : 0,
+      status: "running",
+      stage: "parse",
+      created_at: new Date().toISOString(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
@@ -115,7 +123,12 @@ async function runJob(id: number, upload: { format: ImportFormat; dryRun: boolea
     const now = Date.now();
     if (now - lastWrite < 500 && done !== total) return;
     lastWrite = now;
-    void db.updateTable("import_jobs").set({ stage, done, total }).where("id", "=", id).execute().catch(() => undefined);
+    void db
+      .updateTable("import_jobs")
+      .set({ stage, done, total })
+      .where("id", "=", id)
+      .execute()
+      .catch(() => undefined);
   };
   try {
     const text = await readFile(upload.path, "utf8");
@@ -130,7 +143,12 @@ async function runJob(id: number, upload: { format: ImportFormat; dryRun: boolea
     if (!(error instanceof ImportRefusal)) console.error(error);
     await writeTransaction(async (trx) => {
       await trx.updateTable("import_jobs").set({ status: "failed", error: message, finished_at: new Date().toISOString() }).where("id", "=", id).execute();
-      await recordAudit(trx, { actor, action: "site.import_failed", object: { type: "import", label: upload.fileName }, details: { reason: message.slice(0, 200) } });
+      await recordAudit(trx, {
+        actor,
+        action: "site.import_failed",
+        object: { type: "import", label: upload.fileName },
+        details: { reason: message.slice(0, 200) },
+      });
     }).catch(() => undefined);
   } finally {
     await rm(upload.path, { force: true });

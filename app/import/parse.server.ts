@@ -76,7 +76,8 @@ function rewrite(text: string, images: Record<string, string>): string {
 export function convertBatch(items: ConvertItem[], sanitize: (html: string) => string): ConvertAnswer[] {
   return items.map((item) => {
     try {
-      const markdown = item.markdown !== null ? rewrite(item.markdown, item.images) : htmlToMarkdown(rewrite(item.html ?? "", item.images), { wordpress: item.wordpress });
+      const markdown =
+        item.markdown !== null ? rewrite(item.markdown, item.images) : htmlToMarkdown(rewrite(item.html ?? "", item.images), { wordpress: item.wordpress });
       return { markdown, html: markdown.trim() ? sanitize(markdownToHtml(markdown)) : "" };
     } catch (error) {
       return { error: error instanceof RangeError ? "надто глибока вкладеність" : String((error as Error)?.message ?? error) };

@@ -54,7 +54,9 @@ export async function parseInWorker(format: ImportFormat, text: string, sourceUr
   const answer = await pool()
     .run({ kind: "import-parse", format, text, sourceUrl })
     .catch((error: Error) => {
-      throw new ImportRefusal(`Файл не вдалося прочитати (${error.name === "CpuBudgetError" ? "перевищено ліміт часу чи пам'яті" : "помилка читання"}). Нічого не імпортовано`);
+      throw new ImportRefusal(
+        `Файл не вдалося прочитати (${error.name === "CpuBudgetError" ? "перевищено ліміт часу чи пам'яті" : "помилка читання"}). Нічого не імпортовано`,
+      );
     });
   if (!answer.ok) throw new ImportRefusal(answer.message);
   return answer.site;
@@ -94,7 +96,13 @@ async function slugFree(trx: DB, slug: string) {
 /** The run's author of revisions and audit: the importing admin, else (the command line) the first active admin. */
 async function runActor(actor: Actor | null): Promise<Actor | null> {
   if (actor) return actor;
-  const admin = await db.selectFrom("users").select(["id", "username", "role"]).where("role", "=", "admin").where("is_active", "=", 1).orderBy("created_at").executeTakeFirst();
+  const admin = await db
+    .selectFrom("users")
+    .select(["id", "username", "role"])
+    .where("role", "=", "admin")
+    .where("is_active", "=", 1)
+    .orderBy("created_at")
+    .executeTakeFirst();
   return admin ? { ...admin, ip: null } : null;
 }
 
@@ -135,7 +143,9 @@ export async function runImport(options: {
 
   // Authors and categories first, in one transaction (a dry run only counts).
   const needAuthors = new Set(site.posts.map((p) => p.authorSourceId).filter((a): a is string => Boolean(a)));
-  const needCats = new Set(site.posts.flatMap((p) => p.categoryIds));
+  // Our own export brings every category (and author) it has, used or not.
+  const needCats = new Set(site.source === "ours" ? site.categories.map((c) => c.sourceId) : site.posts.flatMap((p) => p.categoryIds));
+  if (site.source === "ours") for (const a of site.authors) needAuthors.add(a.sourceId);
   const people = await writeTransaction(async (trx) => {
     const authors = await resolveAuthors(trx, { site, maps, needed: needAuthors, dryRun });
     const categories = await resolveCategories(trx, { site, maps, needed: needCats, dryRun });
@@ -188,18 +198,22 @@ export async function runImport(options: {
     const chunk = fresh.slice(start, start + WRITE_CHUNK);
     const converted: ConvertAnswer[] = [];
     for (let i = 0; i < chunk.length; i += BATCH) {
-      const items = chunk.slice(i, i + BATCH).map((p) => ({ html: p.html, markdown: p.markdown, wordpress: site.source === "wordpress", images: imagesOf(p, images) }));
+      const items = chunk
+        .slice(i, i + BATCH)
+        .map((p) => ({ html: p.html, markdown: p.markdown, wordpress: site.source === "wordpress", images: imagesOf(p, images) }));
       converted.push(...(await convert(items)));
       progress("convert", start + i + items.length, fresh.length);
     }
-    const ready = chunk.map((post, i) => ({ post, body: converted[i] })).filter(({ post, body }) => {
-      const reason = "error" in body ? body.error : body.markdown.length > LIMITS.content ? "текст довший за 500 000 символів" : null;
-      if (reason) {
-        summary.articles.failed++;
-        summary.failures.push({ title: post.title || post.slug || post.sourceId, reason });
-      }
-      return !reason;
-    });
+    const ready = chunk
+      .map((post, i) => ({ post, body: converted[i] }))
+      .filter(({ post, body }) => {
+        const reason = "error" in body ? body.error : body.markdown.length > LIMITS.content ? "текст довший за 500 000 символів" : null;
+        if (reason) {
+          summary.articles.failed++;
+          summary.failures.push({ title: post.title || post.slug || post.sourceId, reason });
+        }
+        return !reason;
+      });
     for (const { post } of ready) summary.articles.byStatus[post.status] = (summary.articles.byStatus[post.status] ?? 0) + 1;
     summary.articles.created += ready.length;
     if (dryRun) continue;
@@ -209,7 +223,10 @@ export async function runImport(options: {
         if ("error" in body) continue;
         const category = post.categoryIds.map((c) => people.categories.ids.get(c)).find(Boolean) ?? people.fallback!;
         const extraCategories = post.categoryIds.slice(1).map((c) => site.categories.find((t) => t.sourceId === c)?.name);
-        const tags = [...new Set([...post.tags, ...extraCategories].filter((t): t is string => Boolean(t)).map((t) => t.trim().slice(0, LIMITS.tag)))].slice(0, LIMITS.tags);
+        const tags = [...new Set([...post.tags, ...extraCategories].filter((t): t is string => Boolean(t)).map((t) => t.trim().slice(0, LIMITS.tag)))].slice(
+          0,
+          LIMITS.tags,
+        );
         const title = clip(post.title.trim() || "(без назви)", LIMITS.title)!;
         const slug = await firstFreeSlug(slugify(post.slug) || slugify(title) || "stattia", (s) => slugFree(trx, s).then((free) => !free));
         const authorId = (post.authorSourceId && people.authors.ids.get(post.authorSourceId)) || actor?.id || null;
@@ -301,4 +318,3 @@ export async function stopImportPool(): Promise<void> {
   await importPool?.stop();
   importPool = undefined;
 }
-

@@ -11,7 +11,12 @@ export type SourceMaps = Record<SourceKindOfRow, Map<string, string>>;
 /** Everything already imported from this source site, by kind. */
 export async function loadSourceMaps(source: string, site: string, executor: DB = db): Promise<SourceMaps> {
   const maps: SourceMaps = { article: new Map(), category: new Map(), tag: new Map(), user: new Map(), media: new Map() };
-  const rows = await executor.selectFrom("import_sources").select(["kind", "source_id", "target_id"]).where("source", "=", source).where("site", "=", site).execute();
+  const rows = await executor
+    .selectFrom("import_sources")
+    .select(["kind", "source_id", "target_id"])
+    .where("source", "=", source)
+    .where("site", "=", site)
+    .execute();
   for (const r of rows) maps[r.kind as SourceKindOfRow]?.set(r.source_id, r.target_id);
   return maps;
 }

@@ -12,7 +12,9 @@ const SKIPPED: Record<string, string> = {
 };
 const STATUS: Record<string, string> = { published: "опубліковано", draft: "чернетки", review: "на перевірці", scheduled: "заплановано", archived: "архів" };
 
-export function summaryRows(s: Pick<ImportSummary, "articles" | "categories" | "tags" | "authors" | "images" | "redirects" | "comments" | "skipped" | "settings" | "dryRun" | "version">): [string, string][] {
+export function summaryRows(
+  s: Pick<ImportSummary, "articles" | "categories" | "tags" | "authors" | "images" | "redirects" | "comments" | "skipped" | "settings" | "dryRun" | "version">,
+): [string, string][] {
   const rows: [string, string][] = [
     ["Формат", s.version],
     [s.dryRun ? "Статей буде імпортовано" : "Статей імпортовано", String(s.articles.created)],

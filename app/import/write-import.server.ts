@@ -21,7 +21,9 @@ export const FALLBACK_CATEGORY = { slug: "imported", name: "Імпортован
 
 function usernameBase(author: ParsedAuthor): string {
   const raw = (author.login ?? author.email?.split("@")[0] ?? author.name ?? "author").toLowerCase();
-  let base = slugify(raw).replace(/[^a-z0-9_.-]/g, "-").slice(0, 44);
+  let base = slugify(raw)
+    .replace(/[^a-z0-9_.-]/g, "-")
+    .slice(0, 44);
   if (base.length < 3) base = `${base}-author`.replace(/^-/, "");
   return base;
 }
@@ -43,25 +45,26 @@ export async function resolveAuthors(
     }
     const login = author.login?.toLowerCase() ?? null;
     const email = author.email?.toLowerCase() ?? null;
-    const match = await trx
-      .selectFrom("users")
-      .select("id")
-      .where((eb) =>
-        eb.or([
-          ...(login ? [eb(lowerCase(sql.ref("username")), "=", login)] : []),
-          ...(email ? [eb(lowerCase(sql.ref("email")), "=", email)] : []),
-          eb.val(false),
-        ]),
-      )
-      .orderBy("created_at")
-      .executeTakeFirst();
+    const match =
+      login || email
+        ? await trx
+            .selectFrom("users")
+            .select("id")
+            .where((eb) =>
+              eb.or([...(login ? [eb(lowerCase(sql.ref("username")), "=", login)] : []), ...(email ? [eb(lowerCase(sql.ref("email")), "=", email)] : [])]),
+            )
+            .orderBy("created_at")
+            .executeTakeFirst()
+        : undefined;
     if (match) {
       ids.set(author.sourceId, match.id);
       counts.matched++;
     } else {
       counts.created++;
       if (dryRun) continue;
-      const username = await firstFreeSlug(usernameBase(author), async (u) => Boolean(await trx.selectFrom("users").select("id").where("username", "=", u).executeTakeFirst()));
+      const username = await firstFreeSlug(usernameBase(author), async (u) =>
+        Boolean(await trx.selectFrom("users").select("id").where("username", "=", u).executeTakeFirst()),
+      );
       const now = new Date().toISOString();
       const id = randomUUID();
       await trx
@@ -84,7 +87,8 @@ export async function resolveAuthors(
         .execute();
       ids.set(author.sourceId, id);
     }
-    if (!dryRun) await rememberSource(trx, { source: site.source, site: site.site, kind: "user", sourceId: author.sourceId, targetId: ids.get(author.sourceId)! });
+    if (!dryRun)
+      await rememberSource(trx, { source: site.source, site: site.site, kind: "user", sourceId: author.sourceId, targetId: ids.get(author.sourceId)! });
   }
   return { ids, counts };
 }
@@ -124,7 +128,8 @@ export async function resolveCategories(
       ids.set(term.sourceId, { id: row.id, slug });
     } else continue;
     terms.push(term);
-    if (!dryRun) await rememberSource(trx, { source: site.source, site: site.site, kind: "category", sourceId: term.sourceId, targetId: ids.get(term.sourceId)!.id });
+    if (!dryRun)
+      await rememberSource(trx, { source: site.source, site: site.site, kind: "category", sourceId: term.sourceId, targetId: ids.get(term.sourceId)!.id });
   }
   return { ids, counts, terms };
 }

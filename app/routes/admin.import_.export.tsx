@@ -20,5 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export async function loader() {
-  return new Response("Експорт завантажується кнопкою на сторінці /admin/import", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response("Експорт завантажується кнопкою на сторінці /admin/import", {
+    status: 405,
+    headers: { Allow: "POST", "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
