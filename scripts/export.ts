@@ -1,8 +1,8 @@
 // npm run export -- FILE.json   (issue 27, DESIGN §14; the format: docs/import-export.md)
 import { writeFile } from "node:fs/promises";
+import { buildExport } from "../app/import/export.server";
 import { closeDatabase, db } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
-import { buildExport } from "../app/import/export.server";
 
 const file = process.argv[2];
 if (!file) {

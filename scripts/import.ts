@@ -3,14 +3,14 @@
 // npm run import -- ours FILE.json          (our own export; `npm run import -- FILE` detects the format)
 // Imports into the site of DATA_DIR (or DATABASE_URL) with a progress bar and a summary table.
 import { readFile, stat } from "node:fs/promises";
-import { closeDatabase, db } from "../db/index";
-import { migrateToLatest } from "../db/migrate";
 import { IMPORT_MAX_BYTES, tooLargeMessage } from "../app/import/limits";
 import type { ImportFormat } from "../app/import/parse.server";
 import { runImport, stopImportPool } from "../app/import/run-import.server";
 import { summaryRows } from "../app/import/summary";
 import { ImportRefusal } from "../app/import/types";
 import { stopCpuPool } from "../app/utils/cpu-pool.server";
+import { closeDatabase, db } from "../db/index";
+import { migrateToLatest } from "../db/migrate";
 
 const USAGE = "Usage: npm run import -- wordpress|ghost|ours FILE [--media DIR] [--source-url URL] [--dry-run]";
 const args = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { db, writeTransaction, type DB } from "../../db/index";
-import { insertArticle } from "../models/article-writes.server";
 import { recordRevision } from "../models/article-revision.server";
+import { insertArticle } from "../models/article-writes.server";
 import { recordAudit, SYSTEM, type Actor } from "../models/audit.server";
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { CpuPool } from "../utils/cpu-pool.server";

@@ -109,7 +109,8 @@ export const emptySite = (source: SourceKind): ParsedSite => ({
 
 /** A path as stored in `redirects`: decoded, no trailing slash, `/` kept; the query only for `/?p=`-style paths. */
 export function normalizeOldPath(pathWithQuery: string): string | null {
-  let [path, query] = pathWithQuery.split("?", 2) as [string, string | undefined];
+  const [raw, query] = pathWithQuery.split("?", 2) as [string, string | undefined];
+  let path = raw;
   try {
     path = decodeURIComponent(path);
   } catch {

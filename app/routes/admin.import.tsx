@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import type { AdminHandle } from "~/components/admin/nav";
 import { ImportJobs } from "~/components/admin/import-jobs";
+import type { AdminHandle } from "~/components/admin/nav";
 import { listImportJobs, startImportJob } from "~/import/jobs.server";
 import { IMPORT_MAX_BYTES } from "~/import/limits";
 import { requireRole } from "~/services/auth.server";

@@ -7,17 +7,17 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../db/index";
-import { seedDatabase } from "../../db/seed";
 import { buildExport } from "../../app/import/export.server";
 import { parseImportFile } from "../../app/import/parse.server";
 import { runImport, stopImportPool } from "../../app/import/run-import.server";
 import { ImportRefusal } from "../../app/import/types";
 import { createUser } from "../../app/models/user.server";
+import { db } from "../../db/index";
+import { seedDatabase } from "../../db/seed";
 import { withDatabaseOf } from "../database-of";
+import { migrated } from "../helpers";
 import { dropDatabaseFor } from "../pg";
 import { startServer } from "../server-process";
-import { migrated } from "../helpers";
 
 // Issue 27: importing WordPress (WXR) and Ghost 4–6 exports, our own export round trip, old paths
 // answering 301 through the real server, refusals. Real files made from the published formats
