@@ -3,7 +3,7 @@
 // npm run import -- ours FILE.json          (our own export; `npm run import -- FILE` detects the format)
 // Imports into the site of DATA_DIR (or DATABASE_URL) with a progress bar and a summary table.
 import { readFile, stat } from "node:fs/promises";
-import { IMPORT_MAX_BYTES, tooLargeMessage } from "../app/import/limits";
+import { IMPORT_MAX_BYTES, tooLargeMessage } from "../app/import/limits.server";
 import type { ImportFormat } from "../app/import/parse.server";
 import { runImport, stopImportPool } from "../app/import/run-import.server";
 import { summaryRows } from "../app/import/summary";

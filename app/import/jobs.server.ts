@@ -8,7 +8,7 @@ import busboy from "busboy";
 import { dataDir, db, writeTransaction } from "../../db/index";
 import { recordAudit, type Actor } from "../models/audit.server";
 import { DomainError } from "../utils/errors";
-import { IMPORT_MAX_BYTES, tooLargeMessage } from "./limits";
+import { IMPORT_MAX_BYTES, tooLargeMessage } from "./limits.server";
 import type { ImportFormat } from "./parse.server";
 import { runImport, type ImportSummary } from "./run-import.server";
 import { ImportRefusal } from "./types";

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { db, writeTransaction, type DB } from "../../db/index";
 import { recordRevision } from "../models/article-revision.server";
 import { insertArticle } from "../models/article-writes.server";
@@ -47,7 +48,16 @@ export type Progress = (stage: string, done: number, total: number) => void;
 
 // Its own pool: readers' saves never queue behind an import, and the budgets suit whole files.
 let importPool: CpuPool | undefined;
-const pool = () => (importPool ??= new CpuPool({ size: 1, timeMs: 120_000, heapMb: 1536, recycleAfter: 40, warmAhead: 4, idleRetireMs: 60_000 }));
+// Two workers where there are two cores, each at a lower priority than the request thread.
+const pool = () =>
+  (importPool ??= new CpuPool({
+    size: Math.min(2, availableParallelism()),
+    timeMs: 120_000,
+    heapMb: 1536,
+    recycleAfter: 40,
+    warmAhead: 4,
+    idleRetireMs: 60_000,
+  }));
 
 /** Reads a file into a ParsedSite in the worker; throws ImportRefusal with the Ukrainian reason. */
 export async function parseInWorker(format: ImportFormat, text: string, sourceUrl = ""): Promise<ParsedSite> {
@@ -192,18 +202,30 @@ export async function runImport(options: {
     summary.images.failed = result.failed;
   }
 
-  // Bodies, converted in the worker, then written a chunk at a time.
+  // Bodies, converted in the workers (the next chunk while this one is written), then written a chunk at a time.
   let written = 0;
-  for (let start = 0; start < fresh.length; start += WRITE_CHUNK) {
-    const chunk = fresh.slice(start, start + WRITE_CHUNK);
-    const converted: ConvertAnswer[] = [];
+  let convertedCount = 0;
+  const convertChunk = async (chunk: ParsedPost[]) => {
+    const batches: Promise<ConvertAnswer[]>[] = [];
     for (let i = 0; i < chunk.length; i += BATCH) {
       const items = chunk
         .slice(i, i + BATCH)
         .map((p) => ({ html: p.html, markdown: p.markdown, wordpress: site.source === "wordpress", images: imagesOf(p, images) }));
-      converted.push(...(await convert(items)));
-      progress("convert", start + i + items.length, fresh.length);
+      batches.push(
+        convert(items).then((answers) => {
+          convertedCount += items.length;
+          progress("convert", convertedCount, fresh.length);
+          return answers;
+        }),
+      );
     }
+    return (await Promise.all(batches)).flat();
+  };
+  let next = fresh.length ? convertChunk(fresh.slice(0, WRITE_CHUNK)) : undefined;
+  for (let start = 0; start < fresh.length; start += WRITE_CHUNK) {
+    const chunk = fresh.slice(start, start + WRITE_CHUNK);
+    const converted = await next!;
+    next = start + WRITE_CHUNK < fresh.length ? convertChunk(fresh.slice(start + WRITE_CHUNK, start + 2 * WRITE_CHUNK)) : undefined;
     const ready = chunk
       .map((post, i) => ({ post, body: converted[i] }))
       .filter(({ post, body }) => {

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { ImportJobs } from "~/components/admin/import-jobs";
 import type { AdminHandle } from "~/components/admin/nav";
 import { listImportJobs, startImportJob } from "~/import/jobs.server";
-import { IMPORT_MAX_BYTES } from "~/import/limits";
+import { IMPORT_MAX_BYTES } from "~/import/limits.server";
 import { requireRole } from "~/services/auth.server";
 import styles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
@@ -21,6 +21,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, SCREEN_ROLES["/admin/import"]);
   const jobs = await listImportJobs(10);
+  // The run this admin just started first (another admin's younger run stays in the list).
+  const asked = Number(new URL(request.url).searchParams.get("job"));
+  const current = jobs.findIndex((j) => j.id === asked);
+  if (current > 0) jobs.unshift(...jobs.splice(current, 1));
   return { jobs, maxMb: Math.round(IMPORT_MAX_BYTES / 1024 / 1024) };
 }
 
@@ -40,7 +44,7 @@ export default function ImportScreen() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const active = jobs.some((j) => j.status === "running" || j.status === "queued");
+  const active = jobs.length > 0 && (jobs[0].status === "running" || jobs[0].status === "queued");
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);
