@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { ImportJobs } from "~/components/admin/import-jobs";
@@ -17,6 +17,7 @@ import { SCREEN_ROLES } from "~/utils/roles";
 const TITLE = "Імпорт і експорт";
 export const handle: AdminHandle = { title: TITLE };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, SCREEN_ROLES["/admin/import"]);
