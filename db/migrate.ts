@@ -6,9 +6,10 @@ import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_pr
 import * as articleColumns from "../migrations/2026_11_24_000020_article_columns";
 import * as twoFactor from "../migrations/2026_11_25_000021_two_factor";
 import * as auditLog from "../migrations/2026_11_25_000022_audit_log";
+import * as importTables from "../migrations/2026_11_25_000023_import";
 import * as comments from "../migrations/2026_11_25_000024_comments";
-import * as bylines from "../migrations/2026_11_25_000026_bylines";
 import * as newsletter from "../migrations/2026_11_25_000025_newsletter";
+import * as bylines from "../migrations/2026_11_25_000026_bylines";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -21,9 +22,10 @@ const migrations: Record<string, Migration> = {
   "2026_11_24_000020_article_columns": articleColumns,
   "2026_11_25_000021_two_factor": twoFactor,
   "2026_11_25_000022_audit_log": auditLog,
+  "2026_11_25_000023_import": importTables,
   "2026_11_25_000024_comments": comments,
-  "2026_11_25_000026_bylines": bylines,
   "2026_11_25_000025_newsletter": newsletter,
+  "2026_11_25_000026_bylines": bylines,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -328,6 +328,40 @@ export interface PasswordResetsTable {
   used_at: string | null;
 }
 
+/** Issue 27: what an imported thing was at its source, and what it became here (idempotence). */
+export interface ImportSourcesTable {
+  source: string;
+  site: string;
+  kind: string;
+  source_id: string;
+  target_id: string;
+  created_at: Timestamp;
+}
+
+/** Issue 27: an old public path (decoded, no trailing slash) answering 301 to its new path. */
+export interface RedirectsTable {
+  old_path: string;
+  new_path: string;
+  created_at: Timestamp;
+}
+
+/** Issue 27: one import run from /admin/import, its progress and summary (JSON). */
+export interface ImportJobsTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  finished_at: string | null;
+  user_id: string | null;
+  format: string;
+  file_name: string;
+  dry_run: Generated<number>;
+  status: "queued" | "running" | "done" | "failed";
+  stage: string | null;
+  done: Generated<number>;
+  total: Generated<number>;
+  summary: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -357,6 +391,9 @@ export interface Database {
   newsletter_issues: NewsletterIssuesTable;
   newsletter_queue: NewsletterQueueTable;
   password_resets: PasswordResetsTable;
+  import_sources: ImportSourcesTable;
+  redirects: RedirectsTable;
+  import_jobs: ImportJobsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -38,6 +38,16 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   app.use(nosniff);
   // A path from here on (an absolute-form target is served as its path; `OPTIONS *` is answered).
   app.use(requestTarget(sendError));
+  // An imported site's old addresses (`/2019/05/slug/`, `/?p=123`, `/category/x/`) answer 301 to
+  // their new page in one step (issue 27); only a path about to be redirected anyway, or `/` with a
+  // WordPress query, is looked up: kept pages never wait for it.
+  app.use((req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    runtime
+      .oldPathRedirect(req.path, req.url)
+      .then((to) => (to ? res.redirect(301, to) : next()))
+      .catch(next);
+  });
   // One URL per page (never a Location off the site), and 400 for a path no browser sends.
   app.use(trailingSlashRedirect);
   app.use(refuseMalformedPath(sendError));

@@ -1,13 +1,18 @@
-import { data, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HomePage } from "~/components/public/home-page";
+import { findRedirect } from "~/import/sources.server";
 import { loadHome } from "~/services/public-home.server";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 import type { loader as layoutLoader } from "./_public";
 
 // Any other path (SPEC §2): the home-style fallback, but answered with 404 so search engines do
 // not index junk URLs.
-export async function loader() {
+export async function loader({ request }: LoaderFunctionArgs) {
+  // An imported site's old address (issue 27): one primary-key read, only on the way to a 404.
+  const url = new URL(request.url);
+  const moved = await findRedirect(url.pathname + url.search);
+  if (moved) throw redirect(moved, 301);
   return data({ home: await loadHome() }, { status: 404 });
 }
 

@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { closeDatabase, dataDir, db, engine, getHandle, uploadsDir } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
+import { oldPathRedirect } from "../import/old-paths.server";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneAuditLog } from "../models/audit.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
@@ -183,6 +184,7 @@ export const runtime = {
   stop,
   rateLimiters,
   maintenanceResponse,
+  oldPathRedirect,
   sitemapFileUrl,
   countViews,
   publicPageCache,

@@ -57,6 +57,10 @@ export const AUDIT_ACTIONS = {
   "newsletter.send": "Надіслано розсилку",
   "newsletter.subscriber_remove": "Видалено підписника",
   "user.password_reset": "Пароль відновлено за посиланням",
+  // Moving here and moving on (issue 27, DESIGN §14).
+  "site.import": "Імпортовано сайт",
+  "site.import_failed": "Імпорт відхилено",
+  "site.export": "Експортовано сайт",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -65,7 +69,7 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author", "newsletter"] as const;
+export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author", "newsletter", "import"] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
@@ -79,6 +83,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   comment: "Коментар",
   guest_author: "Гостьовий автор",
   newsletter: "Розсилка",
+  import: "Імпорт",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

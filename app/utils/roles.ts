@@ -15,6 +15,7 @@ export const SCREEN_ROLES = {
   "/admin/users": ADMINS,
   "/admin/settings": ADMINS,
   "/admin/audit": ADMINS,
+  "/admin/import": ADMINS,
   "/admin/seo/analytics": EDITORS,
   "/admin/comments": EDITORS,
   "/admin/authors": EDITORS,

@@ -7,4 +7,4 @@ export const MAX_FILES_PER_REQUEST = 12;
 /** The body cap for multipart posts to the upload routes: that many 5 MB files and the form. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_FILES_PER_REQUEST * MAX_IMAGE_BYTES + 1024 * 1024;
 /** The routes that take multipart image uploads. */
-export const UPLOAD_PATHS = ["/admin/media", "/api/media"];
+export const UPLOAD_PATHS = ["/admin/media", "/api/media", "/admin/import"];

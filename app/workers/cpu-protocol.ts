@@ -1,16 +1,25 @@
+import type { ConvertAnswer, ConvertItem, ImportFormat, ParseAnswer } from "../import/parse.server";
 import type { DiffField, VersionPair } from "../utils/revision-diff";
 
 // The messages between the CPU pool (app/utils/cpu-pool.server.ts) and its worker
 // (cpu-worker.ts), one job at a time per worker (docs/decisions/018).
 
 /** A job: sanitise HTML, render markdown to sanitised HTML, or compare two versions word by word. */
-export type CpuJob = { kind: "sanitize"; html: string } | { kind: "render"; markdown: string } | { kind: "diff"; pair: VersionPair };
+export type CpuJob =
+  | { kind: "sanitize"; html: string }
+  | { kind: "render"; markdown: string }
+  | { kind: "diff"; pair: VersionPair }
+  // Issue 27: an import file read whole, and its bodies converted in batches (app/import/parse.server.ts).
+  | { kind: "import-parse"; format: ImportFormat; text: string; sourceUrl: string }
+  | { kind: "import-convert"; items: ConvertItem[] };
 
 /** What each kind of job answers. */
 export interface CpuResults {
   sanitize: string;
   render: string;
   diff: DiffField[];
+  "import-parse": ParseAnswer;
+  "import-convert": ConvertAnswer[];
 }
 
 /** Pool → worker: the job and its time budget (the diff gives up by itself a little before it). */

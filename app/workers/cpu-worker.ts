@@ -1,6 +1,7 @@
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import DOMPurify from "isomorphic-dompurify";
+import { convertBatch, parseImportFile } from "../import/parse.server";
 import { markdownToHtml, SANITIZE_CONFIG } from "../utils/markdown";
 import { diffVersions } from "../utils/revision-diff";
 import type { CpuJob, CpuReply, CpuRequest, CpuResults } from "./cpu-protocol";
@@ -33,6 +34,10 @@ function run(job: CpuJob, budgetMs: number): Answer {
       const fields = diffVersions(job.pair, { timeoutMs: Math.floor(budgetMs * DIFF_SHARE), maxEditLength: MAX_DIFF_EDITS });
       return fields ? { type: "done", result: fields } : { type: "refused", reason: "edits" };
     }
+    case "import-parse":
+      return { type: "done", result: parseImportFile(job.format, job.text, job.sourceUrl) };
+    case "import-convert":
+      return { type: "done", result: convertBatch(job.items, sanitize) };
   }
 }
 

@@ -14,6 +14,7 @@ const SCREENS: [string, string][] = [
   ["/admin/settings", "Налаштування"],
   ["/admin/audit", "Журнал дій"],
   ["/admin/authors", "Автори"],
+  ["/admin/import", "Імпорт і експорт"],
   ["/admin/seo", "SEO аналітика"],
   ["/admin/seo/analytics", "SEO аналітика"],
 ];
@@ -22,7 +23,18 @@ test.describe("admin shell", () => {
   test("sidebar, section title, welcome line and avatar menu", async ({ page }) => {
     await signIn(page, "admin");
     const nav = page.getByRole("navigation", { name: "Адмін-меню" });
-    for (const label of ["Панель керування", "Статті", "Редактор головної", "Медіа", "Користувачі", "Категорії", "Аналітика", "Налаштування", "Журнал дій"]) {
+    for (const label of [
+      "Панель керування",
+      "Статті",
+      "Редактор головної",
+      "Медіа",
+      "Користувачі",
+      "Категорії",
+      "Аналітика",
+      "Налаштування",
+      "Журнал дій",
+      "Імпорт і експорт",
+    ]) {
       await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
     // The SEO group expands to the SEO analytics link.

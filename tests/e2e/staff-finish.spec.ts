@@ -4,7 +4,19 @@ import { DEMO, expect, signIn, test, uniqueName } from "./fixtures";
 // Issue 17, the staff side: each role sees only the sections it may open; My profile; dialogs
 // close with Escape and give focus back; the chart tooltip reads naturally.
 
-const SECTIONS = ["Панель керування", "Статті", "Редактор головної", "Медіа", "Користувачі", "Категорії", "Аналітика", "Налаштування", "Журнал дій", "SEO"];
+const SECTIONS = [
+  "Панель керування",
+  "Статті",
+  "Редактор головної",
+  "Медіа",
+  "Користувачі",
+  "Категорії",
+  "Аналітика",
+  "Налаштування",
+  "Журнал дій",
+  "Імпорт і експорт",
+  "SEO",
+];
 const VISIBLE: Record<keyof typeof DEMO, string[]> = {
   admin: SECTIONS,
   editor: ["Панель керування", "Статті", "Редактор головної", "Медіа", "Категорії", "Аналітика", "SEO"],

@@ -12,6 +12,7 @@ export const ADMIN_NAV = [
   { to: "/admin/newsletter", label: "Розсилка" },
   { to: "/admin/settings", label: "Налаштування" },
   { to: "/admin/audit", label: "Журнал дій" },
+  { to: "/admin/import", label: "Імпорт і експорт" },
 ] as const;
 
 export const SEO_NAV = { group: "SEO", to: "/admin/seo/analytics", label: "SEO аналітика" } as const;
