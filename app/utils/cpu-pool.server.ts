@@ -36,11 +36,13 @@ export const INPUT_BUDGET: Record<CpuJob["kind"], number> = {
   render: LIMITS.content,
   sanitize: 4 * LIMITS.content,
   diff: 2 * LIMITS.content + 20_000,
+  search: LIMITS.content + 20_000,
 };
 
 const inputSize = (job: CpuJob): number => {
   if (job.kind === "render") return job.markdown.length;
   if (job.kind === "sanitize") return job.html.length;
+  if (job.kind === "search") return job.fields.title.length + (job.fields.subtitle ?? "").length + job.fields.content.length + job.fields.tags.join(" ").length;
   const text = (fields: object) => Object.values(fields).reduce<number>((n, v) => n + (Array.isArray(v) ? v.join(", ").length : String(v ?? "").length), 0);
   return text(job.pair.revision) + text(job.pair.current);
 };

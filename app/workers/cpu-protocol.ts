@@ -1,16 +1,23 @@
 import type { DiffField, VersionPair } from "../utils/revision-diff";
+import type { SearchFields, SearchRows } from "../utils/search-text.server";
 
 // The messages between the CPU pool (app/utils/cpu-pool.server.ts) and its worker
 // (cpu-worker.ts), one job at a time per worker (docs/decisions/018).
 
 /** A job: sanitise HTML, render markdown to sanitised HTML, or compare two versions word by word. */
-export type CpuJob = { kind: "sanitize"; html: string } | { kind: "render"; markdown: string } | { kind: "diff"; pair: VersionPair };
+export type CpuJob =
+  | { kind: "sanitize"; html: string }
+  | { kind: "render"; markdown: string }
+  | { kind: "diff"; pair: VersionPair }
+  // Issue 30: an article's search rows (its words and their stems).
+  | { kind: "search"; fields: SearchFields };
 
 /** What each kind of job answers. */
 export interface CpuResults {
   sanitize: string;
   render: string;
   diff: DiffField[];
+  search: SearchRows;
 }
 
 /** Pool → worker: the job and its time budget (the diff gives up by itself a little before it). */
