@@ -30,7 +30,7 @@ function words(text: string): string[] {
     .toLowerCase()
     .replace(/\p{M}+/gu, "")
     .replace(/(?<=[\p{L}\p{N}])[ʼ'’`]+(?=[\p{L}\p{N}])/gu, "")
-    .replace(/ʼ/g, " ");
+    .replace(/ʼ/g, "");
   return (normal.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.slice(0, MAX_WORD_LENGTH));
 }
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
 import { newestMatches, type SearchTier } from "../../db/sql/search";
-import { isEmptyQuery, markMatches, firstMatch, parseSearch, type SearchQuery } from "../utils/search-text.server";
+import { firstMatch, isEmptyQuery, markMatches, parseSearch, type SearchQuery } from "../utils/search-text.server";
 import { articleRows } from "./article-queries.server";
 import { toCard, type Card } from "./public-article.server";
 
@@ -75,6 +75,7 @@ export async function searchArticles({ q, page, perPage }: { q: string; page: nu
 }
 
 const SNIPPET_WORDS = 24;
+const SNIPPET_SCAN = 5_000;
 
 function firstWords(text: string): string {
   const words = text.split(" ");
@@ -84,7 +85,8 @@ function firstWords(text: string): string {
 /** About SNIPPET_WORDS words of text around its first matching word, marked, with '…' where cut; undefined without a match. */
 function makeSnippet(text: string, query: SearchQuery): string | undefined {
   const words = text.split(" ");
-  const at = firstMatch(words, query);
+  // The first SNIPPET_SCAN words are looked at: a match further into a very long body shows the subtitle or the opening instead.
+  const at = firstMatch(words.length > SNIPPET_SCAN ? words.slice(0, SNIPPET_SCAN) : words, query);
   if (at === -1) return undefined;
   const from = Math.max(0, Math.min(at - 6, words.length - SNIPPET_WORDS));
   const to = Math.min(words.length, from + SNIPPET_WORDS);

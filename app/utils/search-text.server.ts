@@ -17,14 +17,18 @@ const MAX_INPUT = 200;
 const APOSTROPHE_INSIDE = /(?<=[\p{L}\p{N}])[ʼ'’`]+(?=[\p{L}\p{N}])/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Text as the index reads it: NFC, lower case, no combining marks, no apostrophes inside words, the rest of ʼ a space. */
+/**
+ * Text as the index reads it: NFC, lower case, no combining marks, no apostrophes inside words. A ʼ
+ * left over (a letter to Unicode, so it would stick to a word) stands at a word's edge and is
+ * dropped; the text keeps its spaces where they were (firstMatch relies on it).
+ */
 export function normalizeText(text: string): string {
   return text
     .normalize("NFC")
     .toLowerCase()
     .replace(/\p{M}+/gu, "")
     .replace(APOSTROPHE_INSIDE, "")
-    .replace(/ʼ/g, " ");
+    .replace(/ʼ/g, "");
 }
 
 /** The words of a text as the index holds them (letters and digits, normalised, at most 60 characters each). */
@@ -144,8 +148,37 @@ export function markMatches(text: string, query: SearchQuery): string {
   return out + clean.slice(from);
 }
 
-/** Whether a query matched any word of the text (for choosing where a snippet starts). */
+/**
+ * The index of the first of `words` (a text split at spaces) where the query matches: a word of
+ * one of its stems or the start of one of its phrases; -1 if none. The whole text is normalised
+ * once (it keeps its spaces, so a character offset gives the word's index) and searched with
+ * regular expressions for words starting with a stem, each then stemmed to confirm: a long body
+ * costs little.
+ */
 export function firstMatch(words: readonly string[], query: SearchQuery): number {
-  const norms = words.map((w) => indexWords(w).join(""));
-  return norms.findIndex((norm, i) => (norm && query.stems.includes(stemWord(norm))) || query.phrases.some((p) => p.every((q, k) => norms[i + k] === q)));
+  const normalized = normalizeText(words.join(" "));
+  let first = -1;
+  const consider = (at: number) => {
+    if (first === -1 || at < first) first = at;
+  };
+  for (const stem of query.stems) {
+    for (const m of normalized.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${stem}[\\p{L}\\p{N}]*`, "gu"))) {
+      if (first !== -1 && m.index >= first) break;
+      if (stemWord(m[0].slice(0, MAX_WORD_LENGTH)) === stem) {
+        consider(m.index);
+        break;
+      }
+    }
+  }
+  for (const phrase of query.phrases) {
+    for (const m of normalized.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${phrase[0]}(?![\\p{L}\\p{N}])`, "gu"))) {
+      if (first !== -1 && m.index >= first) break;
+      const following = normalized.slice(m.index).match(WORD)?.slice(0, phrase.length) ?? [];
+      if (phrase.every((w, k) => following[k]?.slice(0, MAX_WORD_LENGTH) === w)) {
+        consider(m.index);
+        break;
+      }
+    }
+  }
+  return first === -1 ? -1 : normalized.slice(0, first).split(" ").length - 1;
 }
