@@ -4,8 +4,8 @@
 // full-text search by word stem with title matches ranked first.
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAdminArticles } from "../../app/models/article-queries.server";
-import { insertArticle } from "../../app/models/article-writes.server";
 import { searchArticles } from "../../app/models/article-search.server";
+import { insertArticle } from "../../app/models/article-writes.server";
 import { db, writeTransaction } from "../../db/index";
 import { migrated } from "../helpers";
 

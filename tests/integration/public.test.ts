@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertArticle } from "../../app/models/article.server";
 import { SEARCH_COUNTED, SEARCH_WINDOW, searchArticles } from "../../app/models/article-search.server";
+import { insertArticle } from "../../app/models/article.server";
 import { saveSettings } from "../../app/models/settings.server";
 import { renderArticleHtml } from "../../app/utils/markdown.server";
 import { db, writeTransaction } from "../../db/index";
