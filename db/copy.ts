@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type SQLite from "better-sqlite3";
 import { sql } from "kysely";
+import { searchRows as searchRowsOf } from "../app/utils/search-text.server";
 import { openPostgres, redactedUrl } from "./engines/postgres";
 import { openSqlite } from "./engines/sqlite";
 import type { DB } from "./engines/types";
@@ -13,7 +14,7 @@ import { migrateToLatest } from "./migrate";
 // articles and their tags; sequences are moved past the copied ids; then row counts and a content
 // hash of every table are compared on both sides. A target that holds any table is refused.
 
-/** Tables in an order that satisfies every foreign key; articles_fts is rebuilt, not copied. */
+/** Tables in an order that satisfies every foreign key; the search tables (articles_fts, articles_stems) are rebuilt, not copied. */
 export const COPIED_TABLES = [
   "users",
   "sessions",
@@ -145,10 +146,7 @@ async function copyInto(
           tables.push({ table, rows });
           onTable?.(table, rows);
         }
-        await sql`insert into articles_fts (rowid, article_id, title, subtitle, content, tags)
-          select a.rowid, a.id, a.title, coalesce(a.subtitle, ''), a.content,
-            coalesce((select string_agg(t.name, ' ' order by at.position) from article_tags at join tags t on t.id = at.tag_id where at.article_id = a.id), '')
-          from articles a`.execute(trx);
+        await rebuildSearchRows(sqlite, trx);
         for (const [table, column] of Object.entries(SERIAL_KEYS)) {
           await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
             trx,
@@ -227,4 +225,38 @@ function sourceTableHash(sqlite: SQLite.Database, table: string, { columns, time
 async function targetTableHash(db: DB, table: string, { columns, times }: Shape): Promise<string> {
   const result = await sql<Record<string, unknown>>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}`.execute(db);
   return rowDigest(result.rows, columns, times);
+}
+
+/** The search rows of every copied article (issue 30: words and stems are made by our code, docs/decisions/030), 500 at a time. */
+async function rebuildSearchRows(sqlite: SQLite.Database, trx: DB) {
+  const articles = sqlite
+    .prepare(
+      `select a.rowid, a.id, a.title, a.subtitle, a.content,
+        coalesce((select group_concat(name, char(10)) from (select t.name from article_tags at join tags t on t.id = at.tag_id
+          where at.article_id = a.id order by at.position)), '') as tags
+      from articles a order by a.rowid`,
+    )
+    .iterate() as Iterable<{ rowid: number; id: string; title: string; subtitle: string | null; content: string; tags: string }>;
+  let forms: Record<string, unknown>[] = [];
+  let stems: Record<string, unknown>[] = [];
+  const flush = async () => {
+    if (!forms.length) return;
+    await trx
+      .insertInto("articles_fts")
+      .values(forms as never)
+      .execute();
+    await trx
+      .insertInto("articles_stems")
+      .values(stems as never)
+      .execute();
+    forms = [];
+    stems = [];
+  };
+  for (const a of articles) {
+    const rows = searchRowsOf({ title: a.title, subtitle: a.subtitle, content: a.content, tags: a.tags ? a.tags.split("\n") : [] });
+    forms.push({ rowid: a.rowid, article_id: a.id, ...rows.forms });
+    stems.push({ rowid: a.rowid, ...rows.stems });
+    if (forms.length >= 500) await flush();
+  }
+  await flush();
 }

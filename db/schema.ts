@@ -198,6 +198,15 @@ export interface ArticlesFtsTable {
   tags: string;
 }
 
+/** Issue 30: the stems of each searchable field's words (docs/decisions/030); rowid shared with the article. */
+export interface ArticlesStemsTable {
+  rowid: number;
+  title: string;
+  subtitle: string;
+  content: string;
+  tags: string;
+}
+
 /** Issue 15: one row per save that changed a kept field (newest 100 per article). */
 export interface ArticleRevisionsTable {
   id: Generated<number>;
@@ -378,6 +387,7 @@ export interface Database {
   media: MediaTable;
   login_attempts: LoginAttemptsTable;
   articles_fts: ArticlesFtsTable;
+  articles_stems: ArticlesStemsTable;
   article_revisions: ArticleRevisionsTable;
   article_autosaves: ArticleAutosavesTable;
   preview_links: PreviewLinksTable;

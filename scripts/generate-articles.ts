@@ -21,6 +21,7 @@ import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { stopCpuPool } from "../app/utils/cpu-pool.server";
 import { renderArticleHtml } from "../app/utils/markdown.server";
+import { searchRows } from "../app/utils/search-text.server";
 import { closeDatabase, db, getSqlite } from "../db/index";
 import { migrateToLatest } from "../db/migrate";
 import { mulberry32, seedDatabase } from "../db/seed";
@@ -252,6 +253,9 @@ export async function generateArticles({
     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertTag = sqlite.prepare("insert into article_tags (article_id, tag_id, position) values (?, ?, ?)");
   const insertFts = sqlite.prepare("insert into articles_fts (rowid, article_id, title, subtitle, content, tags) values (?, ?, ?, ?, ?, ?)");
+  // Issue 30: the stems of the same words, and those of the heading on their own (db/sql/search.ts).
+  const insertStems = sqlite.prepare("insert into articles_stems (rowid, title, subtitle, content, tags) values (?, ?, ?, ?, ?)");
+  const insertHeadings = sqlite.prepare("insert into articles_headings (rowid, title, subtitle, tags) values (?, ?, ?, ?)");
 
   // Newer articles get higher rowids, as on a real site (articles are written in time order).
   const makeArticle = (n: number, i: number) => {
@@ -306,11 +310,15 @@ export async function generateArticles({
         a.views,
       );
       a.tags.forEach((tag, position) => insertTag.run(a.id, tagIds.get(tag.toLowerCase()), position));
-      insertFts.run(lastInsertRowid, a.id, a.title, a.subtitle, a.content, a.tags.join(" "));
+      const { forms, stems } = searchRows(a);
+      insertFts.run(lastInsertRowid, a.id, forms.title, forms.subtitle, forms.content, forms.tags);
+      insertStems.run(lastInsertRowid, stems.title, stems.subtitle, stems.content, stems.tags);
+      insertHeadings.run(lastInsertRowid, stems.title, stems.subtitle, stems.tags);
     }
   });
   // No incremental merging of index segments during the load: one 'optimize' at the end merges them.
-  if (process.env.GEN_AUTOMERGE !== "1") sqlite.prepare("insert into articles_fts (articles_fts, rank) values ('automerge', 0)").run();
+  const SEARCH_TABLES = ["articles_fts", "articles_stems", "articles_headings"];
+  if (process.env.GEN_AUTOMERGE !== "1") for (const t of SEARCH_TABLES) sqlite.prepare(`insert into ${t} (${t}, rank) values ('automerge', 0)`).run();
   for (let start = 0; start < count; start += CHUNK) {
     const size = Math.min(CHUNK, count - start);
     const articles = Array.from({ length: size }, (_, i) => makeArticle(offset + start + i + 1, start + i));
@@ -322,8 +330,10 @@ export async function generateArticles({
   }
   // Fewer, larger FTS segments: queries read less (what a long-lived index converges to anyway).
   const t1 = Date.now();
-  sqlite.prepare("insert into articles_fts (articles_fts) values ('optimize')").run();
-  sqlite.prepare("insert into articles_fts (articles_fts, rank) values ('automerge', 4)").run();
+  for (const t of SEARCH_TABLES) {
+    sqlite.prepare(`insert into ${t} (${t}) values ('optimize')`).run();
+    sqlite.prepare(`insert into ${t} (${t}, rank) values ('automerge', 4)`).run();
+  }
   if (process.env.GEN_DEBUG) console.log(` optimize ${Date.now() - t1} ms`);
   sqlite.pragma(`cache_size = ${cacheSize}`);
   sqlite.pragma(`synchronous = ${synchronous}`);

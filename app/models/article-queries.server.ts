@@ -2,11 +2,11 @@ import { sql, type ExpressionBuilder } from "kysely";
 import { db, type DB } from "../../db/index";
 import type { Database, User } from "../../db/schema";
 import { jsonArrayFrom } from "../../db/sql/json";
-import { ftsMatch } from "../../db/sql/search";
+import { matchingRowids } from "../../db/sql/search";
 import { ukOrder, unindexed } from "../../db/sql/text";
 import type { Byline } from "../utils/bylines";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
-import { searchTerms } from "../utils/search-query";
+import { isEmptyQuery, parseSearch } from "../utils/search-text.server";
 import { readableFilter } from "./article-access.server";
 import { approvedCommentCount } from "./comment-count.server";
 import { bylineColumn, parseBylines } from "./bylines.server";
@@ -178,11 +178,14 @@ export interface AdminListFilters {
   reader?: Pick<User, "id" | "role">;
 }
 
+/** The most matches the admin list counts for a search ("понад 1000" past it). */
+export const ADMIN_SEARCH_COUNTED = 1000;
+
 /** The admin article list (SPEC §2 'Article list'): newest first, full-text search, filters. */
 export async function listAdminArticles({ status, search, categoryId, skip = 0, limit = 20, sort = "created", dir = "desc", reader }: AdminListFilters) {
-  // The same words as the public search box (one tokeniser: app/utils/search-query.ts).
-  const terms = searchTerms(search);
-  const match = terms.length ? ftsMatch(terms) : undefined;
+  // The same words, stems and phrases as the public search box (app/utils/search-text.server.ts).
+  const query = parseSearch(search);
+  const match = isEmptyQuery(query) ? undefined : matchingRowids(query);
   const readable = readableFilter(reader, { plain: Boolean(match) });
   // With a search, the page walks the created_at index newest first and keeps the rows whose
   // rowid the full-text index returned, stopping after `limit`: the unary `+` / `+ 0` keep
@@ -195,7 +198,7 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
     .$if(Boolean(categoryId), (q) =>
       q.where(match ? sql<boolean>`${unindexed(sql.ref("articles.category_id"))} = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`),
     )
-    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (select rowid from articles_fts where ${match})`))
+    .$if(Boolean(match), (q) => q.where(sql<boolean>`(articles.rowid + 0) in (${match})`))
     .$if(Boolean(readable), (q) => q.where(readable!));
   const filters = sql.join(
     [
@@ -206,13 +209,14 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
     ],
     sql` and `,
   );
-  // A count of a search without other filters reads only the full-text index.
+  // A search counts at most ADMIN_SEARCH_COUNTED + 1 matches (issue 30: no search counts every
+  // match of a common word); without other filters it reads only the full-text index.
   const countQuery = match
     ? status || categoryId || readable
       ? // Walks the (covering) status or category index and tests each rowid against the match set.
-        sql<{ n: number }>`select count(*) as n from articles
-          where ${filters} and (articles.rowid + 0) in (select rowid from articles_fts where ${match})`
-      : sql<{ n: number }>`select count(*) as n from articles_fts where ${match}`
+        sql<{ n: number }>`select count(*) as n from (select 1 from articles
+          where ${filters} and (articles.rowid + 0) in (${match}) limit ${ADMIN_SEARCH_COUNTED + 1}) counted`
+      : sql<{ n: number }>`select count(*) as n from (${match} limit ${ADMIN_SEARCH_COUNTED + 1}) counted`
     : sql<{ n: number }>`select count(*) as n from articles where ${filters}`;
   const [rows, total] = await Promise.all([
     rowsQuery
@@ -238,7 +242,9 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       author: authorOf(r),
       authors: parseBylines(r.bylines, { withIds: true }),
     })),
-    total: Number(total.n),
+    // Past ADMIN_SEARCH_COUNTED matches the total is that many and `capped` says there are more.
+    total: Math.min(Number(total.n), match ? ADMIN_SEARCH_COUNTED : Infinity),
+    capped: Boolean(match) && Number(total.n) > ADMIN_SEARCH_COUNTED,
   };
 }
 

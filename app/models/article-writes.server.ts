@@ -3,12 +3,15 @@ import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
 import type { User } from "../../db/schema";
 import { jsonArrayRows } from "../../db/sql/json";
+import { deleteSearchRows, insertSearchRows } from "../../db/sql/search";
 import { lowerCase } from "../../db/sql/text";
 import type { AuditAction } from "../utils/audit-actions";
+import { runCpuJob } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
 import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
+import { searchRows, type SearchFields, type SearchRows } from "../utils/search-text.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { clearAutosave } from "./article-autosave.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
@@ -44,6 +47,8 @@ export interface ArticleInsert {
   featuredImageAlt?: string | null;
   featuredImageCaption?: string | null;
   tags: string[];
+  /** Issue 30: the search rows made beforehand (prepareSave); made here when absent. */
+  search?: SearchRows;
 }
 
 /**
@@ -85,7 +90,7 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
     .execute();
   await setArticleTags(trx, { articleId: id, tags: input.tags });
   await addOwnerByline(trx, id, input.authorId); // issue 29: the author is the first byline
-  await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle ?? null, content: input.content, tags: input.tags });
+  await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle ?? null, content: input.content, tags: input.tags }, input.search);
   return id;
 }
 
@@ -115,21 +120,16 @@ async function setArticleTags(trx: DB, { articleId, tags }: { articleId: string;
     where true on conflict do nothing`.execute(trx);
 }
 
-/** Removes an article's search row (it shares the article's rowid). */
-async function deleteSearchRow(trx: DB, articleId: string) {
-  await sql`delete from articles_fts where rowid = (select rowid from articles where id = ${articleId})`.execute(trx);
-}
-
 /**
- * Writes (or replaces) an article's search row. It shares the article's rowid, so a search reads
- * only the index's doclists (rowids), never the stored text, to find matching articles (DESIGN §9
- * list budget).
+ * Writes (or replaces) an article's search rows (db/sql/search.ts). They share the article's
+ * rowid, so a search reads only the index's doclists (rowids), never the stored text, to find
+ * matching articles (DESIGN §9 list budget).
  */
-async function writeSearchRow(trx: DB, a: { id: string; title: string; subtitle: string | null; content: string; tags: string[] }) {
-  await deleteSearchRow(trx, a.id);
-  await sql`insert into articles_fts (rowid, article_id, title, subtitle, content, tags)
-    select rowid, id, ${a.title}, ${a.subtitle ?? ""}, ${a.content}, ${a.tags.join(" ")}
-    from articles where id = ${a.id}`.execute(trx);
+async function writeSearchRow(trx: DB, a: SearchFields & { id: string }, prepared?: SearchRows) {
+  // Issue 30: the words and their stems (search-text.server.ts); the save path makes them in the
+  // CPU pool beforehand, other writers (seed, tests) here: ~0.5 µs a word.
+  await deleteSearchRows(trx, a.id);
+  await insertSearchRows(trx, a.id, prepared ?? searchRows(a));
 }
 
 // DESIGN §5: admins and editors do everything; a reporter writes drafts, edits and deletes only
@@ -177,7 +177,10 @@ async function prepareSave(input: ArticleInput, actor: Pick<User, "id">) {
   return withEmbeddedImages(images, async () => {
     const { content, featuredImage } = images;
     if (content.length > LIMITS.content) throw new DomainError(422, MESSAGES.content, "content");
-    return { content, featuredImage, stored: images.stored, html: await renderArticleHtml(content) };
+    const fields = { title: input.title, subtitle: input.subtitle ?? null, content, tags: input.tags };
+    // Issue 30: the search rows (words and stems) are made in the CPU pool beside the rendering.
+    const [html, search] = await Promise.all([renderArticleHtml(content), runCpuJob({ kind: "search", fields })]);
+    return { content, featuredImage, stored: images.stored, html, search };
   });
 }
 
@@ -213,6 +216,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       featuredImageAlt: input.featured_image_alt,
       featuredImageCaption: input.featured_image_caption,
       tags: input.tags,
+      search: prepared.search,
     });
     await saveBylineFields(trx, { articleId: id, actor, input, ownerId: actor.id }); // issue 29
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
@@ -319,7 +323,7 @@ export async function updateArticle({
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     const bylineFields = await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
-    await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
+    await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags }, prepared.search);
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");
     fields.push(...bylineFields);
@@ -378,7 +382,7 @@ async function removeArticle(trx: DB, { actor, id, bulk }: { actor: Actor; id: s
   // DESIGN §5: a reporter deletes only their own drafts (editing in review, DESIGN §11, is not deleting).
   if (isReporter(actor) && current.status !== "draft") throw new DomainError(403, REPORTER_OWN_DRAFTS);
   const before = await publicFootprint(trx, id);
-  await deleteSearchRow(trx, id);
+  await deleteSearchRows(trx, id);
   await trx.deleteFrom("articles").where("id", "=", id).execute();
   await recordAudit(trx, {
     actor,

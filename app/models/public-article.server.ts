@@ -1,10 +1,8 @@
 import { sql } from "kysely";
 import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
-import { ftsMatch, ftsRank } from "../../db/sql/search";
 import type { Byline } from "../utils/bylines";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
-import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
 import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
@@ -318,123 +316,4 @@ export async function listSitemapArticles({ offset, limit }: { offset: number; l
     .limit(limit)
     .offset(offset)
     .execute();
-}
-
-/** One search hit: the card plus highlighted title and snippet, marked with \u0001...\u0002. */
-export interface SearchHit extends Card {
-  title_marked: string;
-  snippet: string;
-}
-
-/** How many matches a search looks at, newest first: the cost of a search is bounded by it. */
-export const SEARCH_WINDOW = 1000;
-
-/**
- * Full-text search over published articles (FTS5). The user's text never reaches MATCH as syntax:
- * ftsMatch (db/sql/search.ts) quotes every word. An input without words gives no hits.
- *
- * Cost (docs/decisions/010): a query reads at most the SEARCH_WINDOW newest matches, so a word in
- * every article costs the same at 1,000 or 100,000 articles. When fewer match, they are all ranked
- * by bm25 (title weighted most) and `total` is exact; when more match, `total` is SEARCH_WINDOW
- * with `capped: true` and those newest matches are ordered title-or-tag matches first, then newest
- * (bm25 would have to read every match of each word to weigh it, whatever the LIMIT).
- * Highlights and snippets are made for the page's rows only.
- */
-export async function searchArticles({ q, page, perPage }: { q: string; page: number; perPage: number }) {
-  const terms = searchTerms(q);
-  if (!terms.length) return { hits: [] as SearchHit[], total: 0, capped: false };
-  const offset = (page - 1) * perPage;
-  // The newest published matches: FTS5 walks its index by rowid (newest first) and stops early.
-  const window = await sql<{ r: number }>`select f.rowid as r from articles_fts f
-    join articles a on a.rowid = f.rowid
-    where ${ftsMatch(terms, { alias: "f" })} and a.status = 'published'
-    order by f.rowid desc limit ${SEARCH_WINDOW + 1}`.execute(db);
-  const capped = window.rows.length > SEARCH_WINDOW;
-  const candidates = window.rows.slice(0, SEARCH_WINDOW).map((row) => row.r);
-  const total = candidates.length;
-  if (offset >= total) return { hits: [] as SearchHit[], total, capped };
-  let order: number[];
-  if (!capped) {
-    // Few matches: bm25 over all of them is cheap.
-    const ranked = await sql<{ r: number }>`select f.rowid as r from articles_fts f
-      join articles a on a.rowid = f.rowid
-      where ${ftsMatch(terms, { alias: "f" })} and a.status = 'published'
-      order by ${ftsRank(terms, { alias: "f" })}, a.published_at desc
-      limit ${perPage} offset ${offset}`.execute(db);
-    order = ranked.rows.map((row) => row.r);
-  } else {
-    // Title matches first, then tag matches, then the rest; newest first within each.
-    const cutoff = candidates[candidates.length - 1];
-    const within = async (column: "title" | "tags") =>
-      new Set(
-        (
-          await sql<{ r: number }>`select rowid as r from articles_fts
-            where ${ftsMatch(terms, { column })} and rowid >= ${cutoff}`.execute(db)
-        ).rows.map((row) => row.r),
-      );
-    const [inTitle, inTags] = [await within("title"), await within("tags")];
-    const tier = (r: number) => (inTitle.has(r) ? 0 : inTags.has(r) ? 1 : 2);
-    order = candidates
-      .map((r, i) => ({ r, key: tier(r) * (SEARCH_WINDOW + 1) + i }))
-      .sort((a, b) => a.key - b.key)
-      .slice(offset, offset + perPage)
-      .map((x) => x.r);
-  }
-  if (!order.length) return { hits: [] as SearchHit[], total, capped };
-  const rows = await cardQuery()
-    .select(["articles.content", sql<number>`articles.rowid`.as("r")])
-    .where(sql<boolean>`articles.rowid in (${sql.join(order)})`)
-    .execute();
-  const byRowid = new Map(rows.map((row) => [Number(row.r), row]));
-  const folded = terms.map(fold);
-  const hits = order.flatMap((r): SearchHit[] => {
-    const row = byRowid.get(r);
-    if (!row) return [];
-    const title = row.title || "No title";
-    const snippet = makeSnippet(cleanSnippet(row.content), folded) ?? makeSnippet(row.subtitle ?? "", folded) ?? firstWords(cleanSnippet(row.content));
-    return [{ ...toCard(row), title_marked: markTerms(title, folded), snippet }];
-  });
-  return { hits, total, capped };
-}
-
-/** Lower case without diacritics, as the index's tokenizer (unicode61 remove_diacritics 2) sees words. */
-function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase();
-}
-
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-
-/** Marks (\u0001...\u0002) the words of text that start with one of the (folded) terms. */
-function markTerms(text: string, terms: string[]): string {
-  return text.replace(WORD, (word) => (terms.some((term) => fold(word).startsWith(term)) ? `\u0001${word}\u0002` : word));
-}
-
-const SNIPPET_WORDS = 24;
-
-function firstWords(text: string): string {
-  const words = text.split(" ");
-  return words.slice(0, SNIPPET_WORDS).join(" ") + (words.length > SNIPPET_WORDS ? "…" : "");
-}
-
-/** About SNIPPET_WORDS words of text around its first matching word, marked, with '…' where cut; undefined without a match. */
-function makeSnippet(text: string, terms: string[]): string | undefined {
-  const words = text.split(" ");
-  const at = words.findIndex((word) => (word.match(WORD) ?? []).some((w) => terms.some((term) => fold(w).startsWith(term))));
-  if (at === -1) return undefined;
-  const from = Math.max(0, Math.min(at - 6, words.length - SNIPPET_WORDS));
-  const to = Math.min(words.length, from + SNIPPET_WORDS);
-  return `${from > 0 ? "…" : ""}${markTerms(words.slice(from, to).join(" "), terms)}${to < words.length ? "…" : ""}`;
-}
-
-/** Snippets come from the markdown source: drop its syntax so readers see prose. */
-function cleanSnippet(text: string | null): string {
-  return (text ?? "")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[#*_>`]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
 }

@@ -4,15 +4,16 @@ import { CardLink, ListCard, Meta } from "~/components/public/cards";
 import { MarkedText } from "~/components/public/marked-text";
 import { PublicError } from "~/components/public/page-error";
 import { Pagination } from "~/components/public/pagination";
+import { searchArticles } from "~/models/article-search.server";
 import { countPublished } from "~/models/article.server";
-import { listLatestCards, searchArticles } from "~/models/public-article.server";
+import { listLatestCards } from "~/models/public-article.server";
 import { getSettings } from "~/models/settings.server";
 import { showsArticles } from "~/page-store/page-cache.server";
 import { pageParam } from "~/utils/paging";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
 // Full-text search (issue 3 'Search'). Without a query it lists all news, newest first (the
-// 'ALL SCIENCE NEWS' button leads here). Any input gives a normal page: see search-query.ts.
+// 'ALL SCIENCE NEWS' button leads here). Any input gives a normal page: see search-text.server.ts.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
   const { posts_per_page: perPage } = await getSettings("content");

@@ -39,7 +39,7 @@ function readFilters(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const filters = readFilters(new URL(request.url));
-  const [{ articles, total }, { categories }, { flash, headers }] = await Promise.all([
+  const [{ articles, total, capped }, { categories }, { flash, headers }] = await Promise.all([
     listAdminArticles({
       search: filters.q || undefined,
       status: filters.status || undefined,
@@ -63,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         deletable: canEditArticle(user, a) && (user.role !== "reporter" || a.status === "draft"),
       })),
       total,
+      capped,
       filters,
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
@@ -154,7 +155,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ArticleList() {
-  const { articles, total, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { articles, total, capped, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = formFailureOf(actionData);
   const confirm = actionData?.ok && "confirm" in actionData ? actionData.confirm : null;
@@ -280,7 +281,9 @@ export default function ArticleList() {
       </Form>
 
       <p className="muted small" aria-live="polite">
-        {navigation.state === "loading" && navigation.location.pathname === "/admin/articles" ? "Завантаження…" : `Знайдено: ${total}`}
+        {navigation.state === "loading" && navigation.location.pathname === "/admin/articles"
+          ? "Завантаження…"
+          : `Знайдено: ${capped ? `понад ${total}` : total}`}
       </p>
 
       {articles.length > 0 && selectable.length > 0 ? (

@@ -16,7 +16,7 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
   if (status && !ARTICLE_STATUSES.includes(status as ArticleStatus)) {
     return apiError(422, "Перевірте параметри запиту", { errors: { status: "draft, published або archived" } });
   }
-  const { articles, total } = await listAdminArticles({
+  const { articles, total, capped } = await listAdminArticles({
     status: status as ArticleStatus | undefined,
     search: params.get("search")?.slice(0, 200) || undefined,
     categoryId: params.get("category_id") || undefined,
@@ -24,5 +24,6 @@ export const loader = apiRoute(async ({ request }: LoaderFunctionArgs) => {
     limit,
     reader,
   });
-  return apiJson({ data: articles, total, skip, limit });
+  // total_capped (issue 30): a search counts at most 1,000 matches; true when there are more.
+  return apiJson({ data: articles, total, skip, limit, ...(capped && { total_capped: true }) });
 });

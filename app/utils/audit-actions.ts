@@ -69,7 +69,19 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "comment", "guest_author", "newsletter", "import"] as const;
+export const AUDIT_OBJECT_TYPES = [
+  "user",
+  "article",
+  "category",
+  "media",
+  "homepage",
+  "settings",
+  "seo",
+  "comment",
+  "guest_author",
+  "newsletter",
+  "import",
+] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {

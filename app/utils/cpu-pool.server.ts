@@ -39,6 +39,7 @@ export const INPUT_BUDGET: Record<CpuJob["kind"], number> = {
   // Issue 27: the import's own limit is checked first (app/import/limits.ts); a batch is bounded by its bodies.
   "import-parse": Number.MAX_SAFE_INTEGER,
   "import-convert": Number.MAX_SAFE_INTEGER,
+  search: LIMITS.content + 20_000,
 };
 
 const inputSize = (job: CpuJob): number => {
@@ -46,6 +47,7 @@ const inputSize = (job: CpuJob): number => {
   if (job.kind === "sanitize") return job.html.length;
   if (job.kind === "import-parse") return job.text.length;
   if (job.kind === "import-convert") return job.items.reduce((n, i) => n + (i.html?.length ?? 0) + (i.markdown?.length ?? 0), 0);
+  if (job.kind === "search") return job.fields.title.length + (job.fields.subtitle ?? "").length + job.fields.content.length + job.fields.tags.join(" ").length;
   const text = (fields: object) => Object.values(fields).reduce<number>((n, v) => n + (Array.isArray(v) ? v.join(", ").length : String(v ?? "").length), 0);
   return text(job.pair.revision) + text(job.pair.current);
 };

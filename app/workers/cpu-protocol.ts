@@ -1,5 +1,6 @@
 import type { ConvertAnswer, ConvertItem, ImportFormat, ParseAnswer } from "../import/parse.server";
 import type { DiffField, VersionPair } from "../utils/revision-diff";
+import type { SearchFields, SearchRows } from "../utils/search-text.server";
 
 // The messages between the CPU pool (app/utils/cpu-pool.server.ts) and its worker
 // (cpu-worker.ts), one job at a time per worker (docs/decisions/018).
@@ -11,7 +12,9 @@ export type CpuJob =
   | { kind: "diff"; pair: VersionPair }
   // Issue 27: an import file read whole, and its bodies converted in batches (app/import/parse.server.ts).
   | { kind: "import-parse"; format: ImportFormat; text: string; sourceUrl: string }
-  | { kind: "import-convert"; items: ConvertItem[] };
+  | { kind: "import-convert"; items: ConvertItem[] }
+  // Issue 30: an article's search rows (its words and their stems).
+  | { kind: "search"; fields: SearchFields };
 
 /** What each kind of job answers. */
 export interface CpuResults {
@@ -20,6 +23,7 @@ export interface CpuResults {
   diff: DiffField[];
   "import-parse": ParseAnswer;
   "import-convert": ConvertAnswer[];
+  search: SearchRows;
 }
 
 /** Pool → worker: the job and its time budget (the diff gives up by itself a little before it). */

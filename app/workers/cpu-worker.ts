@@ -4,6 +4,7 @@ import DOMPurify from "isomorphic-dompurify";
 import { convertBatch, parseImportFile } from "../import/parse.server";
 import { markdownToHtml, SANITIZE_CONFIG } from "../utils/markdown";
 import { diffVersions } from "../utils/revision-diff";
+import { searchRows } from "../utils/search-text.server";
 import type { CpuJob, CpuReply, CpuRequest, CpuResults } from "./cpu-protocol";
 
 // The CPU worker (issue 25, docs/decisions/018): markdown rendering with the one pipeline of
@@ -30,6 +31,8 @@ function run(job: CpuJob, budgetMs: number): Answer {
       return { type: "done", result: sanitize(job.html) };
     case "render":
       return { type: "done", result: sanitize(markdownToHtml(job.markdown)) };
+    case "search":
+      return { type: "done", result: searchRows(job.fields) };
     case "diff": {
       const fields = diffVersions(job.pair, { timeoutMs: Math.floor(budgetMs * DIFF_SHARE), maxEditLength: MAX_DIFF_EDITS });
       return fields ? { type: "done", result: fields } : { type: "refused", reason: "edits" };

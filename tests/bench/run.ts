@@ -7,6 +7,8 @@
 //   npm run bench -- --engines-only                only the engines and processes rows (issue 26):
 //                                                  SQLite and PostgreSQL, one process and WORKERS=2
 //   npm run bench -- --no-engines                  without them
+//   npm run bench -- --search-only --sizes 1000,10000   only the cold search rows and the admin list
+//                                                  with a search, per size (issue 30)
 //   npm run bench -- --duration 5 --connections 50 --settle 30
 //
 // For each size it builds a temp DATA_DIR (demo seed + generated articles), then starts the
@@ -46,6 +48,7 @@ const SIZES = option("sizes", args.includes("--full") ? "1000,10000,100000" : "1
 const DURATION = Number(option("duration", "10"));
 const ENGINES = !args.includes("--no-engines");
 const ENGINES_ONLY = args.includes("--engines-only");
+const SEARCH_ONLY = args.includes("--search-only");
 const WARMUP = Number(option("warmup", "2"));
 const CONNECTIONS = Number(option("connections", "50"));
 /** The most articles walked and rotated over (a walk at 100,000 would take half an hour here). */
@@ -180,9 +183,11 @@ function targetsFor(dir: string): Target[] {
   const hot = (sqlite.prepare("select slug from articles where status = 'published' order by published_at desc limit 1").get() as { slug: string }).slug;
   sqlite.close();
   // Words of the generated text (scripts/generate-articles.ts, seed 42): "дані" is in ~77% of the
-  // articles, "бабозоа" in ~0.1% (1 at 1,000, 14 at 10,000, 107 at 100,000).
+  // articles, "бабозоа" in ~0.1% (1 at 1,000, 14 at 10,000, 107 at 100,000). "даними" is another
+  // form of "дані": found by its stem (issue 30).
   const q = encodeURIComponent("дані");
   const rare = encodeURIComponent("бабозоа");
+  const inflected = encodeURIComponent("даними");
   return [
     { name: "home", paths: ["/"], cached: true },
     { name: "article (one hot slug)", paths: [`/article/${hot}`], cached: true },
@@ -208,6 +213,7 @@ function targetsFor(dir: string): Target[] {
     { name: "category", paths: ["/category/technology"], cached: true },
     { name: "search (common word)", paths: [`/search?q=${q}`], cached: true },
     { name: "search (rare word)", paths: [`/search?q=${rare}`], cached: true },
+    { name: "search (inflected word)", paths: [`/search?q=${inflected}`], cached: true },
     { name: "RSS", paths: ["/rss.xml"], cached: true },
     { name: "admin list + search (1 conn)", paths: [`/admin/articles?search=${q}`], signedIn: true, connections: 1, cached: false },
   ];
@@ -238,6 +244,7 @@ const GROWTH = [
   ["article (rotating", "article (rotating slugs)"],
   ["search (common", "search (common word)"],
   ["search (rare", "search (rare word)"],
+  ["search (inflected", "search (inflected word)"],
 ] as const;
 
 const fmt = {
@@ -394,6 +401,7 @@ async function main() {
   console.log(`npm run bench: sizes ${SIZES.join(", ")}; ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up; latencies in ms`);
   console.log("The machine is shared: figures move with whatever else runs on it.\n");
   if (ENGINES_ONLY) return engines();
+  if (SEARCH_ONLY) return searchOnly();
   const rows: Row[] = [];
   const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
   const js: { path: string; gzip: number; files: number; status: number }[] = [];
@@ -538,7 +546,7 @@ async function main() {
   warmLine("home", home);
   coldLine("home", 0.4, home);
   p99Line("home", home);
-  for (const name of ["category", "search (common word)", "search (rare word)", "RSS"]) {
+  for (const name of ["category", "search (common word)", "search (rare word)", "search (inflected word)", "RSS"]) {
     warmLine(name, at(base, name));
     coldLine(name, 0.3, at(base, name));
   }
@@ -592,6 +600,44 @@ async function main() {
   else verdict(undefined, "public JavaScript <= 120 KB gzip: not measured");
   verdict(undefined, "Lighthouse >= 95: not measured by this bench");
   if (ENGINES) await engines();
+}
+
+/**
+ * Issue 30: only the search rows, cold (store off), at each size, and their cost growth against the
+ * smallest size; one server per size. `--settle 0` skips the idle wait after the load.
+ */
+async function searchOnly() {
+  const results: { size: number; name: string; run: Run }[] = [];
+  for (const size of SIZES) {
+    console.log(`== ${size.toLocaleString("en-US")} generated articles (+ demo seed)`);
+    const dir = await prepare(size);
+    try {
+      const targets = targetsFor(dir).filter((t) => t.name.startsWith("search") || t.name.startsWith("admin list"));
+      await withServer(dir, { PAGE_CACHE: "0" }, async (server) => {
+        const cookie = await signIn(server.url);
+        for (const target of targets) {
+          const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
+          await load(server.url, target, headers, WARMUP);
+          const run = await load(server.url, target, headers, DURATION);
+          if (run.non2xx || run.errors) console.log(`  ! ${target.name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
+          results.push({ size, name: target.name, run });
+          console.log(`  cold ${target.name}: ${fmt.rps(run)} req/s, p50 ${fmt.ms(run.p50)} ms, p99 ${fmt.ms(run.p99)} ms, mean ${fmt.ms(run.mean)} ms`);
+        }
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const smallest = Math.min(...SIZES);
+  console.log(`\nCold search per size (store off), against ${smallest.toLocaleString("en-US")} articles:`);
+  for (const name of [...new Set(results.map((r) => r.name))]) {
+    const base = results.find((r) => r.size === smallest && r.name === name)?.run;
+    const cells = SIZES.map((size) => {
+      const run = results.find((r) => r.size === size && r.name === name)?.run;
+      return `${size.toLocaleString("en-US")} ${fmt.rps(run)} req/s, p99 ${fmt.ms(run?.p99)} ms${run && base ? ` (${Math.round((run.rps / base.rps) * 100)}%)` : ""}`;
+    });
+    console.log(`  ${name}: ${cells.join("; ")}`);
+  }
 }
 
 /**

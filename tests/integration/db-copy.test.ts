@@ -62,7 +62,7 @@ describe.runIf(onPostgres)("npm run db:copy", () => {
     const tables = (
       file
         .prepare(
-          "select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like 'kysely%' and name not like 'articles_fts%'",
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like 'kysely%' and name not like 'articles_fts%' and name not like 'articles_stems%' and name not like 'articles_headings%'",
         )
         .all() as {
         name: string;
