@@ -35,6 +35,8 @@ export const COPIED_TABLES = [
   "user_recovery_codes",
   "sign_in_challenges",
   "audit_log",
+  "article_corrections",
+  "article_sources",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
@@ -47,6 +49,8 @@ const SERIAL_KEYS: Record<string, string> = {
   article_desk_notes: "id",
   user_recovery_codes: "id",
   audit_log: "id",
+  article_corrections: "id",
+  article_sources: "id",
 };
 
 export interface CopyReport {

@@ -101,6 +101,11 @@ export interface ArticlesTable {
   featured_image: string | null;
   featured_image_alt: string | null;
   featured_image_caption: string | null;
+  /** Issue 29: not publishable before this time (UTC), by anyone (docs/decisions/029). */
+  embargo_until: string | null;
+  embargo_note: string | null;
+  /** Issue 29: the "Оновлено" time: the last correction or significant update. */
+  updated_significantly_at: string | null;
 }
 
 export interface TagsTable {
@@ -225,6 +230,31 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Issue 29: a correction of a published article, kept with the revision its save wrote. */
+export interface ArticleCorrectionsTable {
+  id: Generated<number>;
+  article_id: string;
+  note: string;
+  created_at: Timestamp;
+  created_by: string | null;
+  revision_id: number | null;
+}
+
+/** Issue 29: an article's sources, in order. */
+export interface ArticleSourcesTable {
+  id: Generated<number>;
+  article_id: string;
+  position: number;
+  kind: "study" | "dataset" | "report" | "other";
+  doi: string | null;
+  title: string;
+  publisher: string | null;
+  year: number | null;
+  /** 1 peer reviewed, 0 a preprint (not reviewed), null unknown. */
+  peer_reviewed: number | null;
+  url: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +277,8 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   audit_log: AuditLogTable;
+  article_corrections: ArticleCorrectionsTable;
+  article_sources: ArticleSourcesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -7,6 +7,7 @@ import { ukOrder, unindexed } from "../../db/sql/text";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { searchTerms } from "../utils/search-query";
 import { readableFilter } from "./article-access.server";
+import { articleScience, type ArticleCorrection, type ArticleSource } from "./article-science.server";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -39,6 +40,7 @@ export function articleRows(executor: DB = db) {
       "categories.slug as category_slug",
       "author.username as author_username",
       "author.name as author_name",
+      "articles.embargo_until",
     ]);
 }
 
@@ -108,6 +110,12 @@ export interface ArticleView {
   author: { id: string; username: string; profile: { name: string | null } } | null;
   updated_by: { id: string; username: string; name: string | null } | null;
   version: number;
+  /** Issue 29 (DESIGN §16): the embargo (UTC), the "Оновлено" time, the sources and corrections (newest first). */
+  embargo_until: string | null;
+  embargo_note: string | null;
+  updated_significantly_at: string | null;
+  sources: ArticleSource[];
+  corrections: ArticleCorrection[];
 }
 
 /** articleRows plus what the editor needs: the text, SEO fields, version, last editor, tags. */
@@ -122,6 +130,9 @@ export function editableArticleRows(executor: DB = db) {
       "articles.updated_by",
       "editor.username as editor_username",
       "editor.name as editor_name",
+      "articles.embargo_until",
+      "articles.embargo_note",
+      "articles.updated_significantly_at",
     ])
     .select(tagNames);
 }
@@ -149,6 +160,10 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
     author: authorOf(row),
     updated_by: row.updated_by && row.editor_username ? { id: row.updated_by, username: row.editor_username, name: row.editor_name } : null,
     version: row.version,
+    embargo_until: row.embargo_until,
+    embargo_note: row.embargo_note,
+    updated_significantly_at: row.updated_significantly_at,
+    ...(await articleScience(row.id, executor)),
   };
 }
 
@@ -225,6 +240,7 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       category: r.category_id && r.category_name ? { id: r.category_id, name: r.category_name } : null,
       category_id: r.category_id,
       author: authorOf(r),
+      embargo_until: r.embargo_until, // issue 29
     })),
     total: Number(total.n),
   };

@@ -5,6 +5,7 @@ import { ftsMatch, ftsRank } from "../../db/sql/search";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { searchTerms } from "../utils/search-query";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { articleScience } from "./article-science.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
 
@@ -125,7 +126,7 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
     const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
   }
-  return { article: toPublicArticle(article) };
+  return { article: toPublicArticle(article, await articleScience(article.id)) };
 }
 
 /**
@@ -134,7 +135,7 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
  */
 export async function getArticlePageById({ id }: { id: string }) {
   const article = await articlePageQuery(articleRows()).where("articles.id", "=", id).executeTakeFirst();
-  return article ? toPublicArticle(article) : undefined;
+  return article ? toPublicArticle(article, await articleScience(article.id)) : undefined;
 }
 
 /** The shared selection plus what the article page shows beyond a card. */
@@ -149,6 +150,8 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
       "articles.canonical_url",
       "articles.featured_image_alt",
       "articles.featured_image_caption",
+      "articles.updated_significantly_at",
+      "articles.embargo_until",
     ])
     .select(tagNames);
 }
@@ -156,7 +159,7 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
 
 /** The page's fields only: the shared selection's ids and status stay out of the page's data. */
-function toPublicArticle(article: ArticlePageRow) {
+function toPublicArticle(article: ArticlePageRow, science: Awaited<ReturnType<typeof articleScience>>) {
   return {
     id: article.id,
     slug: article.slug,
@@ -185,6 +188,11 @@ function toPublicArticle(article: ArticlePageRow) {
     image_caption: article.featured_image_caption,
     time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
     tags: parseTagNames(article.tags),
+    // Issue 29 (DESIGN §16): "Оновлено", the embargo (a preview's banner), sources, corrections newest first.
+    updated_significantly_at: article.updated_significantly_at,
+    embargo_until: article.embargo_until,
+    sources: science.sources,
+    corrections: science.corrections.map((c) => ({ note: c.note, created_at: c.created_at })),
   };
 }
 

@@ -6,6 +6,9 @@ import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
+import { ScienceFields } from "~/components/newsroom/science-fields";
+import { crossrefEnabled } from "~/services/crossref.server";
+import { savedScienceValues } from "~/services/science-form.server";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
@@ -46,6 +49,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
       canPublish: user.role !== "reporter",
       flash,
+      science: savedScienceValues(article), // issue 29
+      crossref: crossrefEnabled(),
       // The editorial desk (issue 14): desk-panel.tsx.
       desk: {
         article: { id: article.id, status: article.status, published_at: article.published_at },
@@ -64,7 +69,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash, desk } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk, science, crossref } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <ArticleEditor
@@ -77,6 +82,7 @@ export default function EditArticle() {
       flash={flash}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+      science={<ScienceFields values={result?.science ?? science} published={article.status === "published"} errors={result?.errors ?? {}} crossref={crossref} />}
       tools={
         <>
           <DeskNotice article={desk.article} note={desk.note} />

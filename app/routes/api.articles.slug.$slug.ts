@@ -40,6 +40,10 @@ export const loader = apiRoute(async ({ params, context }: LoaderFunctionArgs) =
     og_image: a.og_image,
     canonical_url: a.canonical_url,
     url: `/article/${a.slug}`,
+    // Issue 29: added fields (DESIGN §16).
+    sources: a.sources,
+    corrections: a.corrections,
+    updated_significantly_at: a.updated_significantly_at,
   });
 });
 

@@ -10,6 +10,8 @@ import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
 import { redirectWithFlash } from "./flash.server";
+import { scienceInput, scienceValues, sourceErrorsToRows } from "./science-form.server";
+import type { ScienceValues } from "../utils/science-rules";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
 // with the same schema as the JSON API and saved by the same model functions. The editor's
@@ -66,6 +68,8 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     confirmUnpublish: false,
     /** The echoed text is in the page's markup only, not in `values` (document-html.ts). */
     contentInDocument: false,
+    /** Issue 29: the embargo, sources and correction fields as posted (science-fields.tsx). */
+    science: null as ScienceValues | null,
   };
   let form: FormData;
   try {
@@ -75,6 +79,7 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
   const intent = formIntent(form, ["save", "draft", "publish", "preview", "edit"]);
+  noResult.science = scienceValues(form); // issue 29
   // A page answering a form post carries the text once, in its markup (issue 25: a refused 4 MB
   // text echoed in the markup and again in the action data held the request thread ~50 ms more).
   const echo = () => {
@@ -115,8 +120,10 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
 
   try {
     if (form.get("remove_featured_image") === "on") values.featured_image = "";
-    const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined });
-    if (!parsed.ok) return fail(parsed, 422);
+    const science = scienceInput(noResult.science); // issue 29
+    if ("errors" in science) return fail(science, 422);
+    const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined, ...science.input });
+    if (!parsed.ok) return fail({ ...parsed, errors: sourceErrorsToRows(noResult.science, parsed.errors) }, 422);
     // The file is stored once the rest is valid; its URL stays in the form if the save fails.
     const file = form.get("featured_image_file");
     if (file && typeof file !== "string" && file.size > 0 && form.get("remove_featured_image") !== "on") {

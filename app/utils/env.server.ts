@@ -72,6 +72,11 @@ const EnvSchema = z.object({
   CPU_WORKERS: whole(1, 1, 8),
   CPU_JOB_MS: whole(10_000, 100, 120_000),
   CPU_WORKER_HEAP_MB: whole(256, 64, 4_096),
+  // Issue 29: the editor offers to fill a source from Crossref by its DOI (off by default; the
+  // site works the same without it). CROSSREF_URL is the API base (`/works/{doi}` under it).
+  CROSSREF_LOOKUP: onOff("0"),
+  CROSSREF_URL: z.string().url().default("https://api.crossref.org"),
+  CROSSREF_TIMEOUT_MS: whole(5_000, 100, 60_000),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };

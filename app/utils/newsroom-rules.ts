@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireCorrectionNote, SCIENCE_INPUT } from "./science-rules";
 
 // The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
 // copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
@@ -158,7 +159,9 @@ export const ArticleInputSchema = z.object({
   slug: optionalSlug,
   /** The version the writer started from; a newer one on the server refuses the save (409). */
   version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
-});
+  // Issue 29: embargo, sources, corrections (app/utils/science-rules.ts).
+  ...SCIENCE_INPUT,
+}).superRefine(requireCorrectionNote);
 
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 

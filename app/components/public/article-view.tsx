@@ -8,6 +8,7 @@ import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { jsonLd } from "~/utils/seo-meta";
 import { ArticleShare } from "./article-share";
+import { ArticleSources, ArticleUpdates, scienceJsonLd } from "./article-science";
 import { CategoryBadge, TileCard } from "./cards";
 
 // The article as readers see it (SPEC §2 'Article page'): the public article route and the
@@ -66,6 +67,7 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     image: [image],
     datePublished: a.published_at ?? undefined,
     dateModified: latest(a.updated_at, a.published_at),
+    ...scienceJsonLd(a), // issue 29: corrections and citations
     author: { "@type": "Person", name: a.author },
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
@@ -109,6 +111,7 @@ export function ArticleView({
           <span aria-hidden="true"> · </span>
           <span>{formatViews(article.views)} переглядів</span>
         </p>
+        <ArticleUpdates article={article} />
       </header>
       {article.image ? (
         <figure className="article-image">
@@ -131,6 +134,7 @@ export function ArticleView({
       ) : (
         <p className="article-unavailable">Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.</p>
       )}
+      <ArticleSources sources={article.sources} />
       {article.tags.length ? (
         <ul className="article-tags" aria-label="Теги">
           {article.tags.map((t) => (
