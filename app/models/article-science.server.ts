@@ -4,7 +4,7 @@ import type { ArticleInput, ArticleStatus } from "../utils/newsroom-rules";
 import { SCIENCE_MESSAGES, type SourceInput, type SourceKind } from "../utils/science-rules";
 import { nextEmbargo, refuseEarlyPublish } from "./article-desk-rules.server";
 import { keptFields, pickKept } from "./article-revision.server";
-import type { Actor } from "./audit.server";
+import { recordAudit, type Actor } from "./audit.server";
 
 // Issue 29 items 3–5 (DESIGN §16): what a save does with the embargo, the sources and a correction.
 // article-writes.server.ts calls `scienceSave` before its write (the checks, the columns to set) and
@@ -55,7 +55,7 @@ export function scienceSave({ actor, current, input, status, now }: { actor: Act
     after: async (trx: DB, { articleId, changed }: { articleId: string; changed: readonly string[] }) => {
       if (input.sources !== undefined) await setSources(trx, articleId, input.sources);
       if (input.correction && input.correction_note) {
-        await recordCorrection(trx, { articleId, actorId: actor.id, note: input.correction_note, changed, at: now });
+        await recordCorrection(trx, { articleId, actor, note: input.correction_note, changed, at: now });
       }
     },
   };
@@ -90,7 +90,8 @@ export const CORRECTION_PREFIX = "Виправлення: ";
  * revision's summary starts with "Виправлення: {note}". A correction that changed no kept field
  * (say, only a source) still gets a revision of its own.
  */
-async function recordCorrection(trx: DB, { articleId, actorId, note, changed, at }: { articleId: string; actorId: string; note: string; changed: readonly string[]; at: string }) {
+async function recordCorrection(trx: DB, { articleId, actor, note, changed, at }: { articleId: string; actor: Actor; note: string; changed: readonly string[]; at: string }) {
+  const actorId = actor.id;
   const label = `${CORRECTION_PREFIX}${note.length > 200 ? `${note.slice(0, 199)}…` : note}`;
   let revisionId: number;
   const newest = await trx.selectFrom("article_revisions").select(["id", "summary"]).where("article_id", "=", articleId).orderBy("id", "desc").limit(1).executeTakeFirst();
@@ -108,6 +109,8 @@ async function recordCorrection(trx: DB, { articleId, actorId, note, changed, at
     revisionId = row.id;
   }
   await trx.insertInto("article_corrections").values({ article_id: articleId, note, created_at: at, created_by: actorId, revision_id: revisionId }).execute();
+  const { title } = await trx.selectFrom("articles").select("title").where("id", "=", articleId).executeTakeFirstOrThrow();
+  await recordAudit(trx, { actor, action: "article.correct", object: { type: "article", id: articleId, label: title }, details: { note, revision: revisionId } });
 }
 
 const toSource = (r: { kind: SourceKind; doi: string | null; title: string; publisher: string | null; year: number | null; peer_reviewed: number | null; url: string | null }): ArticleSource => ({

@@ -79,7 +79,7 @@ export const SourceSchema = z.object({
       return doi ?? null;
     }),
   title: z
-    .string({ invalid_type_error: "Має бути текстом" })
+    .string({ invalid_type_error: "Має бути текстом", required_error: SCIENCE_MESSAGES.sourceTitle })
     .trim()
     .min(1, SCIENCE_MESSAGES.sourceTitle)
     .max(SCIENCE_LIMITS.sourceTitle, SCIENCE_MESSAGES.sourceTitleLong),
