@@ -72,6 +72,9 @@ export default defineConfig({
       LOG_REQUESTS: "0",
       // Every spec signs in and writes from 127.0.0.1; the limits have their own tests.
       RATE_LIMIT: "0",
+      // Issue 29: the editor's Crossref button asks a stand-in that tests/e2e/science-desk.spec.ts runs.
+      CROSSREF_LOOKUP: "1",
+      CROSSREF_URL: `http://127.0.0.1:${port + 1000}`,
     },
   },
 });

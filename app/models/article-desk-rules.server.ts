@@ -77,6 +77,8 @@ export function refuseEarlyPublish({ status, embargoUntil, publishedAt }: { stat
  */
 export function nextEmbargo(actor: Actor, current: string | null, requested: string | null | undefined, now: string): string | null {
   if (requested === undefined) return current;
+  // The editor's field holds minutes: the same minute as the stored time is no change.
+  if (requested && current && requested.slice(0, 16) === current.slice(0, 16)) return current;
   const shortened = embargoInForce(current, now) && (requested === null || requested < current!);
   if (shortened && actor.role !== "admin") throw new DomainError(403, EMBARGO_MESSAGES.adminOnly, "embargo_until");
   return requested;
