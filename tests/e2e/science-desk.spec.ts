@@ -80,7 +80,9 @@ test.describe("with JavaScript", () => {
     await page.goto("/admin/dashboard");
     await expect(page.getByTestId("embargo-list").getByRole("link", { name: title })).toBeVisible();
   });
+});
 
+test.describe("corrections, with JavaScript", () => {
   test("a correction needs its note and is shown to readers, newest first", async ({ page }) => {
     await signIn(page, "editor");
     const title = uniqueName("Виправлення");
