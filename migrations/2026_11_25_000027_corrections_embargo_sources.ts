@@ -67,7 +67,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     const when = `new.status = 'published' and new.embargo_until is not null and new.embargo_until > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
     await sql.raw(`create trigger articles_embargo_insert before insert on articles when ${when} begin select raise(abort, '${message}'); end`).execute(db);
     await sql
-      .raw(`create trigger articles_embargo_update before update of status, embargo_until on articles when ${when} begin select raise(abort, '${message}'); end`)
+      .raw(
+        `create trigger articles_embargo_update before update of status, embargo_until on articles when ${when} begin select raise(abort, '${message}'); end`,
+      )
       .execute(db);
   }
 }

@@ -1,7 +1,7 @@
 import type { User } from "../../db/schema";
 import { DomainError } from "../utils/errors";
-import { formatPublicDateTime } from "../utils/public-format";
 import type { ArticleStatus } from "../utils/newsroom-rules";
+import { formatPublicDateTime } from "../utils/public-format";
 
 // The editorial desk's status rules for a save (DESIGN §11), kept apart from article-desk.server.ts
 // so that article-writes.server.ts can use them without an import cycle.
@@ -51,8 +51,7 @@ export function kyivTime(iso: string): string {
 
 export const EMBARGO_MESSAGES = {
   early: (until: string) => `Статтю під ембарго до ${kyivTime(until)} не можна опублікувати раніше`,
-  scheduleEarly: (until: string) =>
-    `Статтю під ембарго до ${kyivTime(until)} не можна запланувати раніше: оберіть час ембарго або пізніший`,
+  scheduleEarly: (until: string) => `Статтю під ембарго до ${kyivTime(until)} не можна запланувати раніше: оберіть час ембарго або пізніший`,
   adminOnly: "Зняти ембарго чи перенести його на раніше може лише адміністратор",
 } as const;
 
@@ -64,10 +63,14 @@ export const embargoInForce = (until: string | null | undefined, now: string) =>
  * the write stores, `publishedAt` the time a scheduled article goes out. 409 for publishing now (the
  * article's state forbids it), 422 for a schedule time before the embargo (a bad field).
  */
-export function refuseEarlyPublish({ status, embargoUntil, publishedAt }: { status: ArticleStatus; embargoUntil: string | null | undefined; publishedAt?: string | null }, now: string): void {
+export function refuseEarlyPublish(
+  { status, embargoUntil, publishedAt }: { status: ArticleStatus; embargoUntil: string | null | undefined; publishedAt?: string | null },
+  now: string,
+): void {
   if (!embargoUntil) return;
   if (status === "published" && embargoInForce(embargoUntil, now)) throw new DomainError(409, EMBARGO_MESSAGES.early(embargoUntil), "status");
-  if (status === "scheduled" && publishedAt && publishedAt < embargoUntil) throw new DomainError(422, EMBARGO_MESSAGES.scheduleEarly(embargoUntil), "publish_at");
+  if (status === "scheduled" && publishedAt && publishedAt < embargoUntil)
+    throw new DomainError(422, EMBARGO_MESSAGES.scheduleEarly(embargoUntil), "publish_at");
 }
 
 /**

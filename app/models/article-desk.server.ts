@@ -51,7 +51,11 @@ const isReporter = (actor: Actor) => actor.role === "reporter";
 const articleObject = (article: { id: string; title: string }) => ({ type: "article" as const, id: article.id, label: article.title });
 
 async function requireArticle(trx: DB, id: string) {
-  const row = await trx.selectFrom("articles").select(["id", "status", "author_id", "published_at", "title", "embargo_until"]).where("id", "=", id).executeTakeFirst();
+  const row = await trx
+    .selectFrom("articles")
+    .select(["id", "status", "author_id", "published_at", "title", "embargo_until"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw new DomainError(404, DESK_TEXT.notFound);
   return row;
 }

@@ -39,7 +39,19 @@ interface CurrentRow {
  * (never public before it lifts; only an admin shortens one in force), the correction (only of a
  * published article, with its note) and the "Оновлено" time.
  */
-export function scienceSave({ actor, current, input, status, now }: { actor: Actor; current: CurrentRow | null; input: ArticleInput; status: ArticleStatus; now: string }) {
+export function scienceSave({
+  actor,
+  current,
+  input,
+  status,
+  now,
+}: {
+  actor: Actor;
+  current: CurrentRow | null;
+  input: ArticleInput;
+  status: ArticleStatus;
+  now: string;
+}) {
   const embargo = nextEmbargo(actor, current?.embargo_until ?? null, input.embargo_until, now);
   refuseEarlyPublish({ status, embargoUntil: embargo, publishedAt: current?.published_at }, now);
   if (input.correction && current?.status !== "published") throw new DomainError(422, SCIENCE_MESSAGES.correctionNotPublished, "correction");
@@ -90,13 +102,26 @@ export const CORRECTION_PREFIX = "Виправлення: ";
  * revision's summary starts with "Виправлення: {note}". A correction that changed no kept field
  * (say, only a source) still gets a revision of its own.
  */
-async function recordCorrection(trx: DB, { articleId, actor, note, changed, at }: { articleId: string; actor: Actor; note: string; changed: readonly string[]; at: string }) {
+async function recordCorrection(
+  trx: DB,
+  { articleId, actor, note, changed, at }: { articleId: string; actor: Actor; note: string; changed: readonly string[]; at: string },
+) {
   const actorId = actor.id;
   const label = `${CORRECTION_PREFIX}${note.length > 200 ? `${note.slice(0, 199)}…` : note}`;
   let revisionId: number;
-  const newest = await trx.selectFrom("article_revisions").select(["id", "summary"]).where("article_id", "=", articleId).orderBy("id", "desc").limit(1).executeTakeFirst();
+  const newest = await trx
+    .selectFrom("article_revisions")
+    .select(["id", "summary"])
+    .where("article_id", "=", articleId)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (changed.length && newest) {
-    await trx.updateTable("article_revisions").set({ summary: `${label} · ${newest.summary}` }).where("id", "=", newest.id).execute();
+    await trx
+      .updateTable("article_revisions")
+      .set({ summary: `${label} · ${newest.summary}` })
+      .where("id", "=", newest.id)
+      .execute();
     revisionId = newest.id;
   } else {
     const kept = await keptFields(trx, articleId);
@@ -110,10 +135,23 @@ async function recordCorrection(trx: DB, { articleId, actor, note, changed, at }
   }
   await trx.insertInto("article_corrections").values({ article_id: articleId, note, created_at: at, created_by: actorId, revision_id: revisionId }).execute();
   const { title } = await trx.selectFrom("articles").select("title").where("id", "=", articleId).executeTakeFirstOrThrow();
-  await recordAudit(trx, { actor, action: "article.correct", object: { type: "article", id: articleId, label: title }, details: { note, revision: revisionId } });
+  await recordAudit(trx, {
+    actor,
+    action: "article.correct",
+    object: { type: "article", id: articleId, label: title },
+    details: { note, revision: revisionId },
+  });
 }
 
-const toSource = (r: { kind: SourceKind; doi: string | null; title: string; publisher: string | null; year: number | null; peer_reviewed: number | null; url: string | null }): ArticleSource => ({
+const toSource = (r: {
+  kind: SourceKind;
+  doi: string | null;
+  title: string;
+  publisher: string | null;
+  year: number | null;
+  peer_reviewed: number | null;
+  url: string | null;
+}): ArticleSource => ({
   kind: r.kind,
   doi: r.doi,
   title: r.title,

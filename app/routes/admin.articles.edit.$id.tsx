@@ -7,14 +7,14 @@ import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
 import { ScienceFields } from "~/components/newsroom/science-fields";
-import { crossrefEnabled } from "~/services/crossref.server";
-import { savedScienceValues } from "~/services/science-form.server";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireArticleToEdit } from "~/services/article-history.server";
+import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
+import { savedScienceValues } from "~/services/science-form.server";
 import styles from "~/styles/newsroom.css";
 import { isoToKyivLocal } from "~/utils/dates";
 
@@ -82,7 +82,9 @@ export default function EditArticle() {
       flash={flash}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
-      science={<ScienceFields values={result?.science ?? science} published={article.status === "published"} errors={result?.errors ?? {}} crossref={crossref} />}
+      science={
+        <ScienceFields values={result?.science ?? science} published={article.status === "published"} errors={result?.errors ?? {}} crossref={crossref} />
+      }
       tools={
         <>
           <DeskNotice article={desk.article} note={desk.note} />

@@ -3,12 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { ScienceFields } from "~/components/newsroom/science-fields";
-import { crossrefEnabled } from "~/services/crossref.server";
-import { savedScienceValues } from "~/services/science-form.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
+import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
+import { savedScienceValues } from "~/services/science-form.server";
 import styles from "~/styles/newsroom.css";
 
 const TITLE = "Нова стаття";
@@ -35,7 +35,16 @@ const EMPTY: EditorValues = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
-  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash, crossref: crossrefEnabled(), science: savedScienceValues(null) }, { headers });
+  return data(
+    {
+      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      canPublish: user.role !== "reporter",
+      flash,
+      crossref: crossrefEnabled(),
+      science: savedScienceValues(null),
+    },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -47,7 +56,14 @@ export default function NewArticle() {
   const { categories, canPublish, flash, crossref, science } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor mode="new" saved={EMPTY} result={result} categories={categories} canPublish={canPublish} flash={flash} draftKey={"new"}
+    <ArticleEditor
+      mode="new"
+      saved={EMPTY}
+      result={result}
+      categories={categories}
+      canPublish={canPublish}
+      flash={flash}
+      draftKey={"new"}
       publicUrl={null}
       science={<ScienceFields values={result?.science ?? science} published={false} errors={result?.errors ?? {}} crossref={crossref} />}
     />

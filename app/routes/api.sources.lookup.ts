@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { LookupError, lookupDoi } from "~/services/crossref.server";
 import { requireUser } from "~/services/auth.server";
+import { LookupError, lookupDoi } from "~/services/crossref.server";
 import { apiError, apiJson, apiRoute } from "~/utils/http.server";
 
 /**

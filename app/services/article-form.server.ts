@@ -9,9 +9,9 @@ import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import type { ScienceValues } from "../utils/science-rules";
 import { redirectWithFlash } from "./flash.server";
 import { scienceInput, scienceValues, sourceErrorsToRows } from "./science-form.server";
-import type { ScienceValues } from "../utils/science-rules";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
 // with the same schema as the JSON API and saved by the same model functions. The editor's

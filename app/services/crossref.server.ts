@@ -1,5 +1,5 @@
-import { DomainError } from "../utils/errors";
 import { getEnv } from "../utils/env.server";
+import { DomainError } from "../utils/errors";
 import { normaliseDoi, SCIENCE_MESSAGES, type SourceKind } from "../utils/science-rules";
 
 // Issue 29 item 5: the optional Crossref lookup (CROSSREF_LOOKUP=1). The editor's "Заповнити з
@@ -25,14 +25,22 @@ export interface CrossrefSource {
 
 export const crossrefEnabled = () => getEnv().CROSSREF_LOOKUP === "1";
 
-const first = (v: unknown) => (Array.isArray(v) ? v.find((x) => typeof x === "string" && x.trim()) : typeof v === "string" ? v : undefined) as string | undefined;
+const first = (v: unknown) =>
+  (Array.isArray(v) ? v.find((x) => typeof x === "string" && x.trim()) : typeof v === "string" ? v : undefined) as string | undefined;
 
 /** A Crossref `/works/{doi}` message as a source row. */
 export function fromCrossref(doi: string, message: Record<string, unknown>): CrossrefSource {
   const type = String(message.type ?? "");
   const parts = (message.issued as { "date-parts"?: unknown[][] } | undefined)?.["date-parts"]?.[0]?.[0];
   const year = typeof parts === "number" && parts >= 1600 && parts <= 3000 ? parts : null;
-  const kind: SourceKind = type === "dataset" ? "dataset" : type === "report" || type === "report-component" ? "report" : type.startsWith("journal") || type === "posted-content" || type.startsWith("proceedings") ? "study" : "other";
+  const kind: SourceKind =
+    type === "dataset"
+      ? "dataset"
+      : type === "report" || type === "report-component"
+        ? "report"
+        : type.startsWith("journal") || type === "posted-content" || type.startsWith("proceedings")
+          ? "study"
+          : "other";
   const peer = type === "posted-content" ? false : type === "journal-article" ? true : null;
   const url = first(message.URL);
   return {

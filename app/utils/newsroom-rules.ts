@@ -117,7 +117,7 @@ const optionalSlug = z
   .transform((v) => v || undefined);
 
 /** Body of POST /api/articles/ and PUT /api/articles/{id}, and the editor's form (SPEC §7). */
-export const ArticleInputSchema = z.object({
+const ArticleFields = z.object({
   // Field-level checks (not an object refinement), so every message shows at once.
   title: z.string({ invalid_type_error: "Має бути текстом" }).trim().min(1, MESSAGES.titleContentRequired).max(LIMITS.title, MESSAGES.title).default(""),
   subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
@@ -161,7 +161,10 @@ export const ArticleInputSchema = z.object({
   version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
   // Issue 29: embargo, sources, corrections (app/utils/science-rules.ts).
   ...SCIENCE_INPUT,
-}).superRefine(requireCorrectionNote);
+});
+
+/** The article body with its one object-level rule: a correction carries its note (issue 29). */
+export const ArticleInputSchema = ArticleFields.superRefine(requireCorrectionNote);
 
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 

@@ -97,7 +97,10 @@ export const SourceSchema = z.object({
       return year;
     }),
   /** true peer reviewed, false a preprint (shown "без рецензування"), null unknown. */
-  peer_reviewed: z.boolean({ invalid_type_error: "peer_reviewed: true, false або null" }).nullish().transform((v) => v ?? null),
+  peer_reviewed: z
+    .boolean({ invalid_type_error: "peer_reviewed: true, false або null" })
+    .nullish()
+    .transform((v) => v ?? null),
   url: z
     .string({ invalid_type_error: SCIENCE_MESSAGES.url })
     .trim()

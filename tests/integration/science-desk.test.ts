@@ -19,7 +19,7 @@ type Role = "reporter" | "editor" | "admin";
 const dataDir = mkdtempSync(join(tmpdir(), "news-science-"));
 let server: RunningServer;
 let crossref: Server;
-let crossrefHits: string[] = [];
+const crossrefHits: string[] = [];
 const api = {} as Record<Role, Staff>;
 const form = {} as Record<Role, Staff>;
 let categoryId = "";
@@ -114,7 +114,12 @@ describe("an embargo no role and no door can break", () => {
     const a = await article("reporter", { embargo_until: until, embargo_note: "Nature, 16:00 Лондон" });
     expect(a.embargo_until).toBe(until);
     for (const role of ["editor", "admin"] as const) {
-      const put = await apiSend(api[role], "PUT", `/api/articles/${a.id}`, { title: a.title, content: ARTICLE_TEXT, category_id: categoryId, status: "published" });
+      const put = await apiSend(api[role], "PUT", `/api/articles/${a.id}`, {
+        title: a.title,
+        content: ARTICLE_TEXT,
+        category_id: categoryId,
+        status: "published",
+      });
       expect(put.status).toBe(409);
       expect(put.json.detail).toMatch(EARLY);
       expect(put.json.errors.status).toMatch(EARLY);
@@ -124,7 +129,13 @@ describe("an embargo no role and no door can break", () => {
       const schedule = await apiSend(api[role], "POST", `/api/articles/${a.id}/publish`, { publish_at: inSeconds(3600) });
       expect(schedule.status).toBe(422);
       expect(schedule.json.errors.publish_at).toMatch(/не можна запланувати раніше/);
-      const created = await apiSend(api[role], "POST", "/api/articles/", { title: `x ${role}`, content: "x", category_id: categoryId, status: "published", embargo_until: until });
+      const created = await apiSend(api[role], "POST", "/api/articles/", {
+        title: `x ${role}`,
+        content: "x",
+        category_id: categoryId,
+        status: "published",
+        embargo_until: until,
+      });
       expect(created.status).toBe(409);
 
       // The editor's form without JavaScript: "Опублікувати" answers the message on the page.
@@ -141,18 +152,34 @@ describe("an embargo no role and no door can break", () => {
       // The desk's form: publish now, and a time before the embargo.
       const now = await formSend(form[role], `/admin/articles/desk/${a.id}`, { intent: "schedule", when: "now" });
       expect(now.status).toBe(409);
-      const before = await formSend(form[role], `/admin/articles/desk/${a.id}`, { intent: "schedule", when: "at", publish_at_local: isoToKyivLocal(inSeconds(3600)) });
+      const before = await formSend(form[role], `/admin/articles/desk/${a.id}`, {
+        intent: "schedule",
+        when: "at",
+        publish_at_local: isoToKyivLocal(inSeconds(3600)),
+      });
       expect(before.status).toBe(422);
       expect(before.text).toMatch(/не можна запланувати раніше/);
       // The article list's bulk action, all or nothing.
       const other = await article("editor");
-      const bulk = await formSend(form[role], "/admin/articles", { intent: "bulk", bulk_action: "publish", ids: `${other.id},${a.id}`, confirmed: "1", back: "/admin/articles" });
+      const bulk = await formSend(form[role], "/admin/articles", {
+        intent: "bulk",
+        bulk_action: "publish",
+        ids: `${other.id},${a.id}`,
+        confirmed: "1",
+        back: "/admin/articles",
+      });
       expect(bulk.status).toBe(409);
       expect(bulk.text).toMatch(/Нічого не змінено: Статтю під ембарго/);
       expect(await status(other.id)).toBe("draft");
     }
     // A reporter may not lift it to get round it.
-    const lift = await apiSend(api.reporter, "PUT", `/api/articles/${a.id}`, { title: a.title, content: ARTICLE_TEXT, category_id: categoryId, status: "draft", embargo_until: null });
+    const lift = await apiSend(api.reporter, "PUT", `/api/articles/${a.id}`, {
+      title: a.title,
+      content: ARTICLE_TEXT,
+      category_id: categoryId,
+      status: "draft",
+      embargo_until: null,
+    });
     expect(lift.status).toBe(403);
     expect(await status(a.id)).toBe("draft");
     // Nothing of it is public.
@@ -274,7 +301,14 @@ describe("sources", () => {
     const a = await article("editor", {
       status: "published",
       sources: [
-        { kind: "study", doi: "https://doi.org/10.1038/S41586-020-2649-2", title: "Array programming with NumPy", publisher: "Nature", year: 2020, peer_reviewed: true },
+        {
+          kind: "study",
+          doi: "https://doi.org/10.1038/S41586-020-2649-2",
+          title: "Array programming with NumPy",
+          publisher: "Nature",
+          year: 2020,
+          peer_reviewed: true,
+        },
         { kind: "study", doi: "doi:10.1101/2024.05.01.592000", title: "Препринт про клітини", publisher: "bioRxiv", year: 2024, peer_reviewed: false },
       ],
     });
@@ -285,7 +319,10 @@ describe("sources", () => {
     expect(page).toMatch(/Препринт про клітини<\/a>.*без рецензування/s);
     expect(page).toContain('href="https://doi.org/10.1038/s41586-020-2649-2"');
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)![1]);
-    expect(ld.citation.map((c: { identifier: string }) => c.identifier)).toEqual(["https://doi.org/10.1038/s41586-020-2649-2", "https://doi.org/10.1101/2024.05.01.592000"]);
+    expect(ld.citation.map((c: { identifier: string }) => c.identifier)).toEqual([
+      "https://doi.org/10.1038/s41586-020-2649-2",
+      "https://doi.org/10.1101/2024.05.01.592000",
+    ]);
 
     // The editor's form without JavaScript: empty rows are skipped, a bad DOI is named on its row.
     const refused = await editorPost(form.editor, `/admin/articles/edit/${a.id}`, [

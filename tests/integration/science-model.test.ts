@@ -26,7 +26,11 @@ const input = (over: Record<string, unknown> = {}) =>
   ArticleInputSchema.parse({ title: `Стаття ${Math.random()}`, content: "Текст статті.", category_id: categoryId, status: "draft", ...over });
 
 const row = (id: string) =>
-  db.selectFrom("articles").select(["status", "published_at", "embargo_until", "embargo_note", "updated_significantly_at", "version"]).where("id", "=", id).executeTakeFirstOrThrow();
+  db
+    .selectFrom("articles")
+    .select(["status", "published_at", "embargo_until", "embargo_note", "updated_significantly_at", "version"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 
 async function refused(promise: Promise<unknown>, status: number, message: RegExp) {
   const error = await promise.then(
@@ -41,7 +45,10 @@ async function refused(promise: Promise<unknown>, status: number, message: RegEx
 beforeAll(async () => {
   await migrated();
   for (const u of [admin, editor, reporter]) {
-    await db.insertInto("users").values({ id: u.id, username: u.id, email: `${u.id}@example.com`, password_hash: "x", role: u.role }).execute();
+    await db
+      .insertInto("users")
+      .values({ id: u.id, username: u.id, email: `${u.id}@example.com`, password_hash: "x", role: u.role })
+      .execute();
   }
   categoryId = "c0ffee00-0000-4000-8000-000000000001";
   await db.insertInto("categories").values({ id: categoryId, name: "Наука", slug: "nauka", description: null }).execute();
@@ -66,7 +73,17 @@ describe("an embargo no domain function breaks", () => {
     // The import path writes through insertArticle.
     await refused(
       writeTransaction((trx) =>
-        insertArticle(trx, { slug: `imp-${Date.now()}`, title: "Імпорт", content: "x", contentHtml: "<p>x</p>", categoryId, authorId: editor.id, status: "published", tags: [], embargoUntil: until }),
+        insertArticle(trx, {
+          slug: `imp-${Date.now()}`,
+          title: "Імпорт",
+          content: "x",
+          contentHtml: "<p>x</p>",
+          categoryId,
+          authorId: editor.id,
+          status: "published",
+          tags: [],
+          embargoUntil: until,
+        }),
       ),
       409,
       early,
@@ -100,7 +117,11 @@ describe("an embargo no domain function breaks", () => {
     expect(await publishDue()).toEqual([]);
     expect((await row(a.id)).status).toBe("scheduled");
     // An embargo moved past the schedule is refused while scheduled (the time would break it).
-    await refused(updateArticle({ actor: editor, id: a.id, input: input({ title: a.title, status: "scheduled", embargo_until: inMs(hour) }) }), 422, /не можна запланувати раніше/);
+    await refused(
+      updateArticle({ actor: editor, id: a.id, input: input({ title: a.title, status: "scheduled", embargo_until: inMs(hour) }) }),
+      422,
+      /не можна запланувати раніше/,
+    );
     await new Promise((r) => setTimeout(r, Date.parse(until) - Date.now() + 50));
     expect(await publishDue()).toEqual([a.id]);
     expect(await row(a.id)).toMatchObject({ status: "published", published_at: until });
@@ -124,9 +145,23 @@ describe("corrections", () => {
       path: ["correction_note"],
       message: "Опишіть виправлення: примітка обов'язкова",
     });
-    await updateArticle({ actor: editor, id: a.id, input: input({ title: a.title, content: "Текст статті, виправлений.", status: "published", correction: true, correction_note: "Виправлено рік дослідження" }) });
+    await updateArticle({
+      actor: editor,
+      id: a.id,
+      input: input({
+        title: a.title,
+        content: "Текст статті, виправлений.",
+        status: "published",
+        correction: true,
+        correction_note: "Виправлено рік дослідження",
+      }),
+    });
     // A correction that changes no kept field still has a revision of its own.
-    const second = await updateArticle({ actor: editor, id: a.id, input: input({ title: a.title, content: "Текст статті, виправлений.", status: "published", correction: true, correction_note: "Уточнено назву журналу" }) });
+    const second = await updateArticle({
+      actor: editor,
+      id: a.id,
+      input: input({ title: a.title, content: "Текст статті, виправлений.", status: "published", correction: true, correction_note: "Уточнено назву журналу" }),
+    });
     expect(second.corrections.map((c) => c.note)).toEqual(["Уточнено назву журналу", "Виправлено рік дослідження"]);
     expect(second.updated_significantly_at).toBe(second.corrections[0].created_at);
     const revisions = (await listRevisions({ articleId: a.id, skip: 0, limit: 10 })).data;
@@ -140,7 +175,11 @@ describe("corrections", () => {
     ]);
     // Only a published article's save is a correction.
     const draft = await createArticle({ actor: editor, input: input() });
-    await refused(updateArticle({ actor: editor, id: draft.id, input: input({ title: draft.title, correction: true, correction_note: "x" }) }), 422, /опублікованої статті/);
+    await refused(
+      updateArticle({ actor: editor, id: draft.id, input: input({ title: draft.title, correction: true, correction_note: "x" }) }),
+      422,
+      /опублікованої статті/,
+    );
     // An unpublished article's corrections leave the site-wide list.
     await setArticleStatus({ actor: editor, id: a.id, status: "draft" });
     expect((await listSiteCorrections()).data.some((c) => c.article.id === a.id)).toBe(false);
@@ -152,7 +191,8 @@ describe("sources", () => {
     expect(normaliseDoi("https://doi.org/10.1038/S41586-020-2649-2")).toBe("10.1038/s41586-020-2649-2");
     expect(normaliseDoi("doi:10.1101/2024.01.02.123456")).toBe("10.1101/2024.01.02.123456");
     expect(normaliseDoi(" http://dx.doi.org/10.5281/zenodo.123 ")).toBe("10.5281/zenodo.123");
-    for (const bad of ["", "10.12/x", "11.1038/abc", "10.1038", "10.1038/", "https://example.org/10.1038/x", "10.abcd/x"]) expect(normaliseDoi(bad), bad).toBeUndefined();
+    for (const bad of ["", "10.12/x", "11.1038/abc", "10.1038", "10.1038/", "https://example.org/10.1038/x", "10.abcd/x"])
+      expect(normaliseDoi(bad), bad).toBeUndefined();
     const bad = SourceSchema.safeParse({ title: "x", doi: "nature.com/x" });
     expect(bad.error?.issues[0]).toMatchObject({ path: ["doi"], message: expect.stringMatching(/^DOI має вигляд 10\.NNNN/) });
     expect(SourceSchema.safeParse({ doi: "10.1038/x" }).error?.issues[0].message).toMatch(/Назва джерела обов'язкова/);
@@ -162,13 +202,29 @@ describe("sources", () => {
 
   it("are saved in order, replaced by a save that sends them, kept by one that does not", async () => {
     const sources = [
-      { kind: "study", doi: "https://doi.org/10.1038/S41586-020-2649-2", title: "Array programming with NumPy", publisher: "Nature", year: 2020, peer_reviewed: true, url: null },
+      {
+        kind: "study",
+        doi: "https://doi.org/10.1038/S41586-020-2649-2",
+        title: "Array programming with NumPy",
+        publisher: "Nature",
+        year: 2020,
+        peer_reviewed: true,
+        url: null,
+      },
       { kind: "study", doi: "doi:10.1101/2024.01.02.123456", title: "Препринт", publisher: "bioRxiv", year: "2024", peer_reviewed: false },
       { kind: "dataset", title: "Дані спостережень", url: "https://example.org/data" },
     ];
     const a = await createArticle({ actor: editor, input: input({ sources }) });
     expect(a.sources).toEqual([
-      { kind: "study", doi: "10.1038/s41586-020-2649-2", title: "Array programming with NumPy", publisher: "Nature", year: 2020, peer_reviewed: true, url: null },
+      {
+        kind: "study",
+        doi: "10.1038/s41586-020-2649-2",
+        title: "Array programming with NumPy",
+        publisher: "Nature",
+        year: 2020,
+        peer_reviewed: true,
+        url: null,
+      },
       { kind: "study", doi: "10.1101/2024.01.02.123456", title: "Препринт", publisher: "bioRxiv", year: 2024, peer_reviewed: false, url: null },
       { kind: "dataset", doi: null, title: "Дані спостережень", publisher: null, year: null, peer_reviewed: null, url: "https://example.org/data" },
     ]);

@@ -147,13 +147,7 @@ export function ScienceFields({ values, published, errors, crossref }: ScienceFi
         <div className="editor-panel" data-testid="correction-panel">
           <h3>Виправлення</h3>
           <div className="field field-checkbox">
-            <input
-              id="correction"
-              type="checkbox"
-              name="correction"
-              defaultChecked={values.correction}
-              onChange={(e) => setCorrection(e.target.checked)}
-            />
+            <input id="correction" type="checkbox" name="correction" defaultChecked={values.correction} onChange={(e) => setCorrection(e.target.checked)} />
             <label htmlFor="correction">Це виправлення</label>
           </div>
           {correction || !hydrated || err("correction_note") ? (
@@ -204,7 +198,13 @@ export function ScienceFields({ values, published, errors, crossref }: ScienceFi
         </div>
         <div className="field">
           <label htmlFor="embargo_note">Примітка до ембарго</label>
-          <input id="embargo_note" name="embargo_note" placeholder="Nature, 16:00 Лондон" maxLength={SCIENCE_LIMITS.embargoNote} defaultValue={values.embargo_note} />
+          <input
+            id="embargo_note"
+            name="embargo_note"
+            placeholder="Nature, 16:00 Лондон"
+            maxLength={SCIENCE_LIMITS.embargoNote}
+            defaultValue={values.embargo_note}
+          />
         </div>
       </div>
       <div className="editor-panel" data-testid="sources-panel">

@@ -7,8 +7,8 @@ import { useDocumentHtml } from "~/utils/document-html";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { jsonLd } from "~/utils/seo-meta";
-import { ArticleShare } from "./article-share";
 import { ArticleSources, ArticleUpdates, scienceJsonLd } from "./article-science";
+import { ArticleShare } from "./article-share";
 import { CategoryBadge, TileCard } from "./cards";
 
 // The article as readers see it (SPEC §2 'Article page'): the public article route and the
