@@ -107,7 +107,7 @@ describe("an embargo no domain function breaks", () => {
   });
 
   it("a schedule at the embargo waits for it, and the scheduler never publishes before it lifts", async () => {
-    const until = inMs(1_500);
+    const until = inMs(5_000);
     const a = await createArticle({ actor: editor, input: input({ embargo_until: until }) });
     const scheduled = await publishArticle({ actor: editor, id: a.id, publishAt: until });
     expect(scheduled.status).toBe("scheduled");
