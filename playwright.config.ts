@@ -84,6 +84,9 @@ export default defineConfig({
         RATE_LIMIT: "0",
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_RATE_PER_MINUTE: "600",
+        // Issue 29: the editor's Crossref button asks a stand-in that tests/e2e/science-desk.spec.ts runs.
+        CROSSREF_LOOKUP: "1",
+        CROSSREF_URL: `http://127.0.0.1:${port + 2000}`,
       },
     },
   ],

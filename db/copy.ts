@@ -43,6 +43,8 @@ export const COPIED_TABLES = [
   "newsletter_issues",
   "newsletter_queue",
   "password_resets",
+  "article_corrections",
+  "article_sources",
 ] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
@@ -58,6 +60,8 @@ const SERIAL_KEYS: Record<string, string> = {
   newsletter_subscribers: "id",
   newsletter_issues: "id",
   newsletter_queue: "id",
+  article_corrections: "id",
+  article_sources: "id",
 };
 
 export interface CopyReport {

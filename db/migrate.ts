@@ -10,6 +10,7 @@ import * as importTables from "../migrations/2026_11_25_000023_import";
 import * as comments from "../migrations/2026_11_25_000024_comments";
 import * as newsletter from "../migrations/2026_11_25_000025_newsletter";
 import * as bylines from "../migrations/2026_11_25_000026_bylines";
+import * as correctionsEmbargoSources from "../migrations/2026_11_25_000027_corrections_embargo_sources";
 import * as searchStems from "../migrations/2026_11_25_000028_search_stems";
 import type { DB } from "./index";
 
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_25_000024_comments": comments,
   "2026_11_25_000025_newsletter": newsletter,
   "2026_11_25_000026_bylines": bylines,
+  "2026_11_25_000027_corrections_embargo_sources": correctionsEmbargoSources,
   "2026_11_25_000028_search_stems": searchStems,
 };
 

@@ -109,6 +109,11 @@ export interface ArticlesTable {
   comments_mode: Generated<CommentsMode>;
   /** Issue 29: 1 keeps the article out of search engines, sitemaps and feeds. */
   noindex: Generated<number>;
+  /** Issue 29: not publishable before this time (UTC), by anyone (docs/decisions/029). */
+  embargo_until: string | null;
+  embargo_note: string | null;
+  /** Issue 29: the "Оновлено" time: the last correction or significant update. */
+  updated_significantly_at: string | null;
 }
 
 export interface TagsTable {
@@ -371,6 +376,31 @@ export interface ImportJobsTable {
   error: string | null;
 }
 
+/** Issue 29: a correction of a published article, kept with the revision its save wrote. */
+export interface ArticleCorrectionsTable {
+  id: Generated<number>;
+  article_id: string;
+  note: string;
+  created_at: Timestamp;
+  created_by: string | null;
+  revision_id: number | null;
+}
+
+/** Issue 29: an article's sources, in order. */
+export interface ArticleSourcesTable {
+  id: Generated<number>;
+  article_id: string;
+  position: number;
+  kind: "study" | "dataset" | "report" | "other";
+  doi: string | null;
+  title: string;
+  publisher: string | null;
+  year: number | null;
+  /** 1 peer reviewed, 0 a preprint (not reviewed), null unknown. */
+  peer_reviewed: number | null;
+  url: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -404,6 +434,8 @@ export interface Database {
   import_sources: ImportSourcesTable;
   redirects: RedirectsTable;
   import_jobs: ImportJobsTable;
+  article_corrections: ArticleCorrectionsTable;
+  article_sources: ArticleSourcesTable;
 }
 
 export type User = Selectable<UsersTable>;

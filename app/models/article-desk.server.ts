@@ -1,8 +1,10 @@
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
+import type { Database } from "../../db/schema";
 import { DomainError } from "../utils/errors";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
+import { refuseEarlyPublish } from "./article-desk-rules.server";
 import { getArticleById, type ArticleView } from "./article-queries.server";
 import { setArticleStatus } from "./article-writes.server";
 import { recordAudit, SYSTEM, type Actor } from "./audit.server";
@@ -49,7 +51,11 @@ const isReporter = (actor: Actor) => actor.role === "reporter";
 const articleObject = (article: { id: string; title: string }) => ({ type: "article" as const, id: article.id, label: article.title });
 
 async function requireArticle(trx: DB, id: string) {
-  const row = await trx.selectFrom("articles").select(["id", "status", "author_id", "published_at", "title"]).where("id", "=", id).executeTakeFirst();
+  const row = await trx
+    .selectFrom("articles")
+    .select(["id", "status", "author_id", "published_at", "title", "embargo_until"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw new DomainError(404, DESK_TEXT.notFound);
   return row;
 }
@@ -116,6 +122,7 @@ export async function publishArticle({ actor, id, publishAt }: { actor: Actor; i
     const current = await requireArticle(trx, id);
     if (isReporter(actor)) throw new DomainError(403, DESK_TEXT.editorsOnly);
     const at = futureTime(publishAt);
+    refuseEarlyPublish({ status: "scheduled", embargoUntil: current.embargo_until, publishedAt: at }, new Date().toISOString()); // issue 29
     const before = await publicFootprint(trx, id);
     await setStatus(trx, { actor, id, status: "scheduled", publishedAt: at });
     await recordAudit(trx, {
@@ -137,7 +144,10 @@ export async function publishArticle({ actor, id, publishAt }: { actor: Actor; i
 export async function publishDue({ now = new Date() }: { now?: Date } = {}): Promise<string[]> {
   const at = now.toISOString();
   // A read first: the common case (nothing due) takes no write lock.
-  const due = await db.selectFrom("articles").select("id").where("status", "=", "scheduled").where("published_at", "<=", at).execute();
+  // Issue 29: an article whose embargo has not lifted waits (a schedule before it was refused; this
+  // holds an embargo set after the schedule too).
+  const lifted = (eb: ExpressionBuilder<Database, "articles">) => eb.or([eb("embargo_until", "is", null), eb("embargo_until", "<=", at)]);
+  const due = await db.selectFrom("articles").select("id").where("status", "=", "scheduled").where("published_at", "<=", at).where(lifted).execute();
   if (!due.length) return [];
   const done = await writeTransaction(async (trx) => {
     const ids: string[] = [];
@@ -149,6 +159,7 @@ export async function publishDue({ now = new Date() }: { now?: Date } = {}): Pro
         .where("id", "=", id)
         .where("status", "=", "scheduled")
         .where("published_at", "<=", at)
+        .where(lifted)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) continue;
       ids.push(id);

@@ -8,8 +8,9 @@ import type { Byline } from "../utils/bylines";
 import type { AdminSort, ArticleStatus } from "../utils/newsroom-rules";
 import { isEmptyQuery, parseSearch } from "../utils/search-text.server";
 import { readableFilter } from "./article-access.server";
-import { approvedCommentCount } from "./comment-count.server";
+import { articleScience, type ArticleCorrection, type ArticleSource } from "./article-science.server";
 import { bylineColumn, parseBylines } from "./bylines.server";
+import { approvedCommentCount } from "./comment-count.server";
 
 // Reads of articles. Every read (the admin list, the editor, GET /api/articles/, the public
 // pages in public-article.server.ts) starts from articleRows(): one join, one select list.
@@ -43,6 +44,7 @@ export function articleRows(executor: DB = db) {
       "author.username as author_username",
       "author.name as author_name",
       "articles.noindex",
+      "articles.embargo_until",
     ])
     .select(bylineColumn);
 }
@@ -117,6 +119,12 @@ export interface ArticleView {
   noindex: boolean;
   updated_by: { id: string; username: string; name: string | null } | null;
   version: number;
+  /** Issue 29 (DESIGN §16): the embargo (UTC), the "Оновлено" time, the sources and corrections (newest first). */
+  embargo_until: string | null;
+  embargo_note: string | null;
+  updated_significantly_at: string | null;
+  sources: ArticleSource[];
+  corrections: ArticleCorrection[];
 }
 
 /** articleRows plus what the editor needs: the text, SEO fields, version, last editor, tags. */
@@ -131,6 +139,9 @@ export function editableArticleRows(executor: DB = db) {
       "articles.updated_by",
       "editor.username as editor_username",
       "editor.name as editor_name",
+      "articles.embargo_until",
+      "articles.embargo_note",
+      "articles.updated_significantly_at",
     ])
     .select(tagNames);
 }
@@ -160,6 +171,10 @@ export async function getArticleById({ id }: { id: string }, executor: DB = db):
     noindex: Boolean(row.noindex),
     updated_by: row.updated_by && row.editor_username ? { id: row.updated_by, username: row.editor_username, name: row.editor_name } : null,
     version: row.version,
+    embargo_until: row.embargo_until,
+    embargo_note: row.embargo_note,
+    updated_significantly_at: row.updated_significantly_at,
+    ...(await articleScience(row.id, executor)),
   };
 }
 
@@ -241,6 +256,7 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       category_id: r.category_id,
       author: authorOf(r),
       authors: parseBylines(r.bylines, { withIds: true }),
+      embargo_until: r.embargo_until, // issue 29
     })),
     // Past ADMIN_SEARCH_COUNTED matches the total is that many and `capped` says there are more.
     total: Math.min(Number(total.n), match ? ADMIN_SEARCH_COUNTED : Infinity),

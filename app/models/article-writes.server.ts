@@ -15,10 +15,11 @@ import { searchRows, type SearchFields, type SearchRows } from "../utils/search-
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { clearAutosave } from "./article-autosave.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
-import { publishedAtNow, saveStatus } from "./article-desk-rules.server";
+import { publishedAtNow, refuseEarlyPublish, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
+import { scienceSave } from "./article-science.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { addOwnerByline, fillTagSlugs, saveBylineFields } from "./bylines.server";
 
@@ -49,6 +50,9 @@ export interface ArticleInsert {
   tags: string[];
   /** Issue 30: the search rows made beforehand (prepareSave); made here when absent. */
   search?: SearchRows;
+  /** Issue 29: an embargo (UTC); a `published` insert before it is refused. */
+  embargoUntil?: string | null;
+  embargoNote?: string | null;
 }
 
 /**
@@ -61,6 +65,7 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
   const publishedAt = input.status === "published" ? (input.publishedAt ?? createdAt) : (input.publishedAt ?? null);
   // Never modified before it was published: a back-dated publication counts as the last change.
   const updatedAt = publishedAt && publishedAt > createdAt ? publishedAt : createdAt;
+  refuseEarlyPublish({ status: input.status, embargoUntil: input.embargoUntil, publishedAt }, new Date().toISOString()); // issue 29
   await trx
     .insertInto("articles")
     .values({
@@ -86,6 +91,8 @@ export async function insertArticle(trx: DB, input: ArticleInsert): Promise<stri
       meta_keywords: null,
       og_image: null,
       canonical_url: null,
+      embargo_until: input.embargoUntil ?? null,
+      embargo_note: input.embargoUntil ? (input.embargoNote ?? null) : null,
     })
     .execute();
   await setArticleTags(trx, { articleId: id, tags: input.tags });
@@ -193,6 +200,7 @@ async function requireCategory(trx: DB, categoryId: string) {
 export async function createArticle({ actor, input }: { actor: Actor; input: ArticleInput }): Promise<ArticleView> {
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
   saveStatus(actor, null, input.status); // issue 14: review and scheduled have their own calls
+  const science = scienceSave({ actor, current: null, input, status: input.status, now: new Date().toISOString() }); // issue 29
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
   // The images stored for this save are removed again if it does not commit.
@@ -217,9 +225,12 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
       featuredImageCaption: input.featured_image_caption,
       tags: input.tags,
       search: prepared.search,
+      embargoUntil: science.columns.embargo_until,
+      embargoNote: science.columns.embargo_note,
     });
     await saveBylineFields(trx, { articleId: id, actor, input, ownerId: actor.id }); // issue 29
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
+    await science.after(trx, { articleId: id, changed: [] }); // issue 29: sources
     await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
@@ -299,6 +310,7 @@ export async function updateArticle({
     }
     const kept = await keptFields(trx, id); // issue 15: compared after the write
     const now = new Date().toISOString();
+    const science = scienceSave({ actor, current, input, status, now }); // issue 29: embargo, correction
     await trx
       .updateTable("articles")
       .set({
@@ -315,6 +327,7 @@ export async function updateArticle({
         featured_image: prepared.featuredImage,
         featured_image_alt: prepared.featuredImage ? input.featured_image_alt : null,
         featured_image_caption: prepared.featuredImage ? input.featured_image_caption : null,
+        ...science.columns,
         updated_at: now,
         updated_by: actor.id,
         version: sql`version + 1`,
@@ -327,6 +340,7 @@ export async function updateArticle({
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");
     fields.push(...bylineFields);
+    await science.after(trx, { articleId: id, changed: fields }); // issue 29: sources, the correction
     // One entry per save that changed something: a restore, a change of status, or an edit.
     const action = restoredFrom !== undefined ? "article.restore" : (statusAction(current.status, status) ?? "article.update");
     if (fields.length || status !== current.status) {
@@ -350,12 +364,13 @@ export async function updateArticle({
 
 /** One status change inside a transaction; answers the public footprints it changes. */
 async function changeStatus(trx: DB, { actor, id, status, bulk }: { actor: Actor; id: string; status: "published" | "draft"; bulk?: boolean }) {
-  const current = await trx.selectFrom("articles").select(["id", "status", "published_at", "title"]).where("id", "=", id).executeTakeFirst();
+  const current = await trx.selectFrom("articles").select(["id", "status", "published_at", "title", "embargo_until"]).where("id", "=", id).executeTakeFirst();
   if (!current) throw new DomainError(404, "Статтю не знайдено");
   if (isReporter(actor)) throw new DomainError(403, "Публікувати й знімати з публікації може лише редактор або адміністратор");
   if (current.status === status) return [];
   const before = await publicFootprint(trx, id);
   const now = new Date().toISOString();
+  refuseEarlyPublish({ status, embargoUntil: current.embargo_until }, now); // issue 29
   await trx
     .updateTable("articles")
     .set({

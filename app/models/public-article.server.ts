@@ -4,6 +4,7 @@ import type { BlockId } from "../../db/schema";
 import type { Byline } from "../utils/bylines";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { articleScience } from "./article-science.server";
 import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { approvedCommentCount } from "./comment-count.server";
@@ -134,7 +135,7 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
     const moved = await findRedirectedArticle(slugOrId);
     return moved && moved.slug !== slugOrId ? { redirectTo: moved.slug } : undefined;
   }
-  return { article: toPublicArticle(article) };
+  return { article: toPublicArticle(article, await articleScience(article.id)) };
 }
 
 /**
@@ -143,7 +144,7 @@ export async function getPublicArticle({ slugOrId }: { slugOrId: string }) {
  */
 export async function getArticlePageById({ id }: { id: string }) {
   const article = await articlePageQuery(articleRows()).where("articles.id", "=", id).executeTakeFirst();
-  return article ? toPublicArticle(article) : undefined;
+  return article ? toPublicArticle(article, await articleScience(article.id)) : undefined;
 }
 
 /** The shared selection plus what the article page shows beyond a card. */
@@ -159,6 +160,8 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
       "articles.featured_image_alt",
       "articles.featured_image_caption",
       "articles.comments_mode",
+      "articles.updated_significantly_at",
+      "articles.embargo_until",
     ])
     .select(tagNames)
     .select(approvedCommentCount)
@@ -168,7 +171,7 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
 
 /** The page's fields only: the shared selection's ids and status stay out of the page's data. */
-function toPublicArticle(article: ArticlePageRow) {
+function toPublicArticle(article: ArticlePageRow, science: Awaited<ReturnType<typeof articleScience>>) {
   return {
     id: article.id,
     slug: article.slug,
@@ -202,6 +205,11 @@ function toPublicArticle(article: ArticlePageRow) {
     tags: parseTagNames(article.tags),
     comment_count: Number(article.comment_count ?? 0),
     comments_mode: article.comments_mode,
+    // Issue 29 (DESIGN §16): "Оновлено", the embargo (a preview's banner), sources, corrections newest first.
+    updated_significantly_at: article.updated_significantly_at,
+    embargo_until: article.embargo_until,
+    sources: science.sources,
+    corrections: science.corrections.map((c) => ({ note: c.note, created_at: c.created_at })),
   };
 }
 

@@ -72,6 +72,9 @@ const SHAPES: Shape[] = [
   { path: ["tag", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.tag(slug), CACHE_TAG.feed] },
   { path: ["search"], kind: "page", params: { q: searchText, page: pageNumber }, data: [...LAYOUT, "routes/_public.search"], tags: () => [CACHE_TAG.search] },
   { path: ["rss.xml"], kind: "feed", tags: () => [CACHE_TAG.feed] },
+  // Issue 29: the corrections page and feed change with published articles, as the feeds do.
+  { path: ["corrections"], kind: "page", params: { page: pageNumber }, data: [...LAYOUT, "routes/_public.corrections"], tags: () => [CACHE_TAG.feed] },
+  { path: ["corrections", "rss.xml"], kind: "feed", tags: () => [CACHE_TAG.feed] },
   { path: ["sitemap.xml"], kind: "feed", params: { file: sitemapFile }, tags: () => [CACHE_TAG.feed] },
   // robots.txt changes only with the settings, which empty the whole store.
   { path: ["robots.txt"], kind: "feed", tags: () => [] },

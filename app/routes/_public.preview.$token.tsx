@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { EmbargoBanner } from "~/components/public/article-science";
 import { ArticleView } from "~/components/public/article-view";
 import { previewArticleId } from "~/models/preview-link.server";
 import { getArticlePageById, listRelatedArticles } from "~/models/public-article.server";
@@ -18,18 +19,21 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const article = id ? await getArticlePageById({ id }) : undefined;
   if (!article) throw new Response("Preview not found", { status: 404, headers: PREVIEW_HEADERS });
   const related = await listRelatedArticles({ id: article.id, categoryId: article.category_id });
-  return data({ article, related }, { headers: PREVIEW_HEADERS });
+  // Issue 29: the embargo banner, while the embargo is in force.
+  const embargo = article.embargo_until && article.embargo_until > new Date().toISOString() ? article.embargo_until : null;
+  return data({ article, related, embargo }, { headers: PREVIEW_HEADERS });
 }
 
 export const headers: HeadersFunction = () => PREVIEW_HEADERS;
 
 export default function PreviewPage() {
-  const { article, related } = useLoaderData<typeof loader>();
+  const { article, related, embargo } = useLoaderData<typeof loader>();
   return (
     <>
       <p className="preview-banner" role="note">
         Попередній перегляд: так статтю побачать читачі. Посилання діє обмежений час; не поширюйте його.
       </p>
+      <EmbargoBanner until={embargo} />
       <ArticleView article={article} related={related} preview />
     </>
   );

@@ -3,8 +3,10 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, u
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
+import { EmbargoBadge, UpcomingEmbargoes } from "~/components/newsroom/embargo-list";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { Field } from "~/components/ui/field";
+import { listUpcomingEmbargoes } from "~/models/article-science.server";
 import { bulkArticleAction, canEditArticle, canReadArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
 import { requireUser } from "~/services/auth.server";
@@ -39,7 +41,7 @@ function readFilters(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const filters = readFilters(new URL(request.url));
-  const [{ articles, total, capped }, { categories }, { flash, headers }] = await Promise.all([
+  const [{ articles, total, capped }, { categories }, { flash, headers }, embargoes] = await Promise.all([
     listAdminArticles({
       search: filters.q || undefined,
       status: filters.status || undefined,
@@ -53,6 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
     listCategories(),
     takeFlash(request),
+    listUpcomingEmbargoes({ limit: 3 }), // issue 29: what lifts next
   ]);
   return data(
     {
@@ -61,6 +64,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ...a,
         editable: canEditArticle(user, a),
         deletable: canEditArticle(user, a) && (user.role !== "reporter" || a.status === "draft"),
+        // Issue 29: the badge shows only while the embargo is ahead.
+        embargo_until: a.embargo_until && a.embargo_until > new Date().toISOString() ? a.embargo_until : null,
       })),
       total,
       capped,
@@ -69,6 +74,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       categories: categories.map((c) => ({ id: c.id, name: c.name })),
       canPublish: user.role !== "reporter",
       flash,
+      embargoes,
     },
     { headers },
   );
@@ -155,7 +161,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ArticleList() {
-  const { articles, total, capped, filters, pages, categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { articles, total, capped, filters, pages, categories, canPublish, flash, embargoes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = formFailureOf(actionData);
   const confirm = actionData?.ok && "confirm" in actionData ? actionData.confirm : null;
@@ -220,6 +226,7 @@ export default function ArticleList() {
         </Link>
       </div>
       <TimedMessage message={flash} tone="ok" />
+      <UpcomingEmbargoes items={embargoes} compact />
       {failure?.formError ? <TimedMessage message={failure.formError} tone="error" ms={6000} /> : null}
 
       <Form method="get" className="filters" role="search" aria-label="Фільтри статей">
@@ -382,6 +389,7 @@ export default function ArticleList() {
                         {formatDateTime(a.published_at)}
                       </div>
                     ) : null}
+                    <EmbargoBadge until={a.embargo_until} />
                   </td>
                   <td data-label="Views">{a.views.toLocaleString("en-US")}</td>
                   <td className="nowrap" data-label="Created">

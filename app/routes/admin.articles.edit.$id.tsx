@@ -8,6 +8,7 @@ import { DeskNotice, DeskPanel } from "~/components/newsroom/desk-panel";
 import { HistoryPanel } from "~/components/newsroom/history-panel";
 import { NewsletterSendButton } from "~/components/newsroom/newsletter-send-button";
 import { PreviewLinkButton } from "~/components/newsroom/preview-link-button";
+import { ScienceFields } from "~/components/newsroom/science-fields";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
 import { bylineEditorData } from "~/models/bylines.server";
@@ -15,7 +16,9 @@ import { listCategories } from "~/models/category.server";
 import { getCommentsMode } from "~/models/comment.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireArticleToEdit } from "~/services/article-history.server";
+import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
+import { savedScienceValues } from "~/services/science-form.server";
 import styles from "~/styles/newsroom.css";
 import { isoToKyivLocal } from "~/utils/dates";
 
@@ -52,6 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       commentsMode: (await getCommentsMode({ articleId: article.id })) ?? "open",
       flash,
       bylines: { ...(await bylineEditorData({ articleId: article.id, actor: user })), noindex: article.noindex }, // issue 29
+      science: savedScienceValues(article), // issue 29
+      crossref: crossrefEnabled(),
       // The editorial desk (issue 14): desk-panel.tsx.
       desk: {
         article: { id: article.id, status: article.status, published_at: article.published_at },
@@ -70,7 +75,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash, desk, commentsMode } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk, commentsMode, science, crossref } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <ArticleEditor
@@ -83,6 +88,9 @@ export default function EditArticle() {
       flash={flash}
       draftKey={article.id}
       publicUrl={article.status === "published" ? `/article/${article.slug}` : null}
+      science={
+        <ScienceFields values={result?.science ?? science} published={article.status === "published"} errors={result?.errors ?? {}} crossref={crossref} />
+      }
       tools={
         <>
           <DeskNotice article={desk.article} note={desk.note} />

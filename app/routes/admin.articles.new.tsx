@@ -2,11 +2,14 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
+import { ScienceFields } from "~/components/newsroom/science-fields";
 import { bylineEditorData } from "~/models/bylines.server";
 import { listCategories } from "~/models/category.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
+import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
+import { savedScienceValues } from "~/services/science-form.server";
 import styles from "~/styles/newsroom.css";
 
 const TITLE = "Нова стаття";
@@ -34,7 +37,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
   const bylines = { ...(await bylineEditorData({ actor: user })), noindex: false }; // issue 29
-  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash, bylines }, { headers });
+  return data(
+    {
+      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      canPublish: user.role !== "reporter",
+      flash,
+      crossref: crossrefEnabled(),
+      science: savedScienceValues(null),
+      bylines,
+    },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -43,10 +56,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewArticle() {
-  const { categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { categories, canPublish, flash, crossref, science } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor mode="new" saved={EMPTY} result={result} categories={categories} canPublish={canPublish} flash={flash} draftKey={"new"} publicUrl={null} />
+    <ArticleEditor
+      mode="new"
+      saved={EMPTY}
+      result={result}
+      categories={categories}
+      canPublish={canPublish}
+      flash={flash}
+      draftKey={"new"}
+      publicUrl={null}
+      science={<ScienceFields values={result?.science ?? science} published={false} errors={result?.errors ?? {}} crossref={crossref} />}
+    />
   );
 }
 

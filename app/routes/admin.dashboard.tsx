@@ -4,8 +4,10 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
 import { TopArticles } from "~/components/admin/top-articles";
 import { ViewsChart } from "~/components/admin/views-chart";
+import { UpcomingEmbargoes } from "~/components/newsroom/embargo-list";
 import { getDashboardStats } from "~/models/analytics.server";
 import { getDeskOverview } from "~/models/article-desk.server";
+import { listUpcomingEmbargoes } from "~/models/article-science.server";
 import { requireUser } from "~/services/auth.server";
 import { formatDate, formatDateTime } from "~/utils/format";
 import { useRevalidateEvery } from "~/utils/revalidate";
@@ -15,13 +17,13 @@ export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [stats, desk] = await Promise.all([getDashboardStats({ reader: user }), getDeskOverview()]);
+  const [stats, desk, embargoes] = await Promise.all([getDashboardStats({ reader: user }), getDeskOverview(), listUpcomingEmbargoes()]);
   // The review queue is the desk's work: editors and admins see it (issue 14).
-  return { stats, desk: { review: user.role === "reporter" ? null : desk.review, scheduled: desk.scheduled } };
+  return { stats, desk: { review: user.role === "reporter" ? null : desk.review, scheduled: desk.scheduled }, embargoes };
 }
 
 export default function Dashboard() {
-  const { stats, desk } = useLoaderData<typeof loader>();
+  const { stats, desk, embargoes } = useLoaderData<typeof loader>();
   useRevalidateEvery(30_000);
   return (
     <div className="screen">
@@ -66,6 +68,7 @@ export default function Dashboard() {
           />
         </section>
       </div>
+      <UpcomingEmbargoes items={embargoes} />
       <section className="admin-card" aria-labelledby="recent-title">
         <h2 id="recent-title">Recent Articles</h2>
         <ArticleLinks

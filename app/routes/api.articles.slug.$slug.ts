@@ -42,6 +42,10 @@ export const loader = apiRoute(async ({ params, context }: LoaderFunctionArgs) =
     canonical_url: a.canonical_url,
     url: `/article/${a.slug}`,
     comment_count: a.comment_count,
+    // Issue 29: added fields (DESIGN §16).
+    sources: a.sources,
+    corrections: a.corrections,
+    updated_significantly_at: a.updated_significantly_at,
   });
 });
 

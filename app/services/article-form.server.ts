@@ -9,8 +9,10 @@ import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import type { ScienceValues } from "../utils/science-rules";
 import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { redirectWithFlash } from "./flash.server";
+import { scienceInput, scienceValues, sourceErrorsToRows } from "./science-form.server";
 
 // The editor's action for /admin/articles/new and /admin/articles/edit/{id}: the form is parsed
 // with the same schema as the JSON API and saved by the same model functions. The editor's
@@ -67,6 +69,8 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     confirmUnpublish: false,
     /** The echoed text is in the page's markup only, not in `values` (document-html.ts). */
     contentInDocument: false,
+    /** Issue 29: the embargo, sources and correction fields as posted (science-fields.tsx). */
+    science: null as ScienceValues | null,
   };
   let form: FormData;
   try {
@@ -76,6 +80,7 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
   const intent = formIntent(form, ["save", "draft", "publish", "preview", "edit"]);
+  noResult.science = scienceValues(form); // issue 29
   // A page answering a form post carries the text once, in its markup (issue 25: a refused 4 MB
   // text echoed in the markup and again in the action data held the request thread ~50 ms more).
   const echo = () => {
@@ -128,8 +133,10 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
 
   try {
     if (form.get("remove_featured_image") === "on") values.featured_image = "";
-    const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined });
-    if (!parsed.ok) return fail(parsed, 422);
+    const science = scienceInput(noResult.science); // issue 29
+    if ("errors" in science) return fail(science, 422);
+    const parsed = parseForm(ArticleInputSchema, { ...values, version: values.version || undefined, ...science.input });
+    if (!parsed.ok) return fail({ ...parsed, errors: sourceErrorsToRows(noResult.science, parsed.errors) }, 422);
     const bylines = parseBylineForm(form); // issue 29: authors and noindex
     if (!bylines.ok) return fail(bylines, 422);
     Object.assign(parsed.data, bylines.data);

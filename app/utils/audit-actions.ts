@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = {
   "article.return": "Повернуто автору",
   "article.preview_link": "Створено посилання для перегляду",
   "article.preview_link_revoke": "Скасовано посилання для перегляду",
+  "article.correct": "Виправлено статтю",
   // Categories, media, the homepage, settings, SEO submissions.
   "category.create": "Створено категорію",
   "category.update": "Змінено категорію",

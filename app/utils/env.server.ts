@@ -81,6 +81,11 @@ const EnvSchema = z.object({
     .refine((value) => !value || /^smtps?:\/\/[^/\s]+/.test(value), { message: "must be smtp://user:password@host:port (or smtps://)" }),
   MAIL_FROM: z.string().trim().max(254).optional(),
   MAIL_RATE_PER_MINUTE: whole(60, 1, 6_000),
+  // Issue 29: the editor offers to fill a source from Crossref by its DOI (off by default; the
+  // site works the same without it). CROSSREF_URL is the API base (`/works/{doi}` under it).
+  CROSSREF_LOOKUP: onOff("0"),
+  CROSSREF_URL: z.string().url().default("https://api.crossref.org"),
+  CROSSREF_TIMEOUT_MS: whole(5_000, 100, 60_000),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BylinesSchema, NoindexSchema } from "./bylines";
+import { requireCorrectionNote, SCIENCE_INPUT } from "./science-rules";
 
 // The newsroom's input rules (SPEC §5 'Article save', 'Category form'; DESIGN §7 limits), one
 // copy for the screens' actions, the JSON endpoints and the editor's client-side hints.
@@ -117,7 +118,7 @@ const optionalSlug = z
   .transform((v) => v || undefined);
 
 /** Body of POST /api/articles/ and PUT /api/articles/{id}, and the editor's form (SPEC §7). */
-export const ArticleInputSchema = z.object({
+const ArticleFields = z.object({
   // Field-level checks (not an object refinement), so every message shows at once.
   title: z.string({ invalid_type_error: "Має бути текстом" }).trim().min(1, MESSAGES.titleContentRequired).max(LIMITS.title, MESSAGES.title).default(""),
   subtitle: optionalText(LIMITS.subtitle, MESSAGES.subtitle),
@@ -162,7 +163,12 @@ export const ArticleInputSchema = z.object({
   noindex: NoindexSchema.optional(),
   /** The version the writer started from; a newer one on the server refuses the save (409). */
   version: z.coerce.number({ invalid_type_error: "Некоректна версія" }).int().positive().optional(),
+  // Issue 29: embargo, sources, corrections (app/utils/science-rules.ts).
+  ...SCIENCE_INPUT,
 });
+
+/** The article body with its one object-level rule: a correction carries its note (issue 29). */
+export const ArticleInputSchema = ArticleFields.superRefine(requireCorrectionNote);
 
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 

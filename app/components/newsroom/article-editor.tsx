@@ -40,6 +40,8 @@ export interface EditorProps {
   draftKey: string;
   /** Issue 15: History, preview link (shown under the toolbar). */
   tools?: ReactNode;
+  /** Issue 29: the embargo, sources and correction fields (science-fields.tsx), inside the form. */
+  science?: ReactNode;
 }
 
 // Review and scheduled (issue 14) have their own calls (desk-panel.tsx): shown only as the current status.
@@ -457,6 +459,7 @@ export function ArticleEditor(props: EditorProps) {
             {!canPublish ? <p className="muted small">Репортер зберігає чернетки; публікує редактор.</p> : null}
           </div>
 
+          {props.science}
           <div className="editor-panel">
             <h3>Головне зображення</h3>
             {featuredPreview || v.featured_image ? (

@@ -7,6 +7,7 @@ import { useDocumentHtml } from "~/utils/document-html";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
 import { jsonLd } from "~/utils/seo-meta";
+import { ArticleSources, ArticleUpdates, scienceJsonLd } from "./article-science";
 import { ArticleShare } from "./article-share";
 import { BylineNames } from "./byline-names";
 import { CategoryBadge, TileCard } from "./cards";
@@ -70,6 +71,7 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     author: a.authors.length
       ? a.authors.map((b) => ({ "@type": "Person", name: b.name, url: `${site.baseUrl}${b.url}` }))
       : { "@type": "Person", name: a.author },
+    ...scienceJsonLd(a), // issue 29: corrections and citations
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
     mainEntityOfPage: url,
@@ -112,6 +114,7 @@ export function ArticleView({
           <span aria-hidden="true"> · </span>
           <span>{formatViews(article.views)} переглядів</span>
         </p>
+        <ArticleUpdates article={article} />
       </header>
       {article.image ? (
         <figure className="article-image">
@@ -134,6 +137,7 @@ export function ArticleView({
       ) : (
         <p className="article-unavailable">Зміст статті недоступний: можливо, її ще не опубліковано або вже видалено.</p>
       )}
+      <ArticleSources sources={article.sources} />
       {article.tags.length ? (
         <ul className="article-tags" aria-label="Теги">
           {article.tag_links.map((t) => (

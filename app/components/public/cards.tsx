@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import type { Card } from "~/models/public-article.server";
 import { responsiveImage } from "~/utils/media-url";
 import { formatViews } from "~/utils/public-format";
-import { CommentCount } from "./comment-count";
 import { BylineNames } from "./byline-names";
+import { CommentCount } from "./comment-count";
 
 /** The card's title, linked to its article unless it is a built-in sample. */
 export function CardLink({ card, children }: { card: Card; children?: ReactNode }) {
