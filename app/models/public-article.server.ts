@@ -52,7 +52,7 @@ export function toCard(row: CardRow): Card {
     time: row.published_at ? formatPublicDate(row.published_at) : "Just now",
     published_at: row.published_at,
     views: Number(row.views ?? 0),
-    author: row.author_name || row.author_username || "Science Admin",
+    author: row.author_name || row.author_username || "",
     image: row.featured_image || FALLBACK_IMAGE,
     url: `/article/${row.slug}`,
   };
@@ -176,7 +176,7 @@ function toPublicArticle(article: ArticlePageRow) {
     category_slug: article.category_slug,
     author_name: article.author_name,
     author_username: article.author_username,
-    author: article.author_name || article.author_username || "Science Admin",
+    author: article.author_name || article.author_username || "",
     image: article.featured_image || null,
     category_id: article.category_id,
     published_time: article.published_at ? formatPublicDateTime(article.published_at) : null,

@@ -29,15 +29,14 @@ export async function buildRss(): Promise<{ xml: string; articles: { id: string 
   const items = articles.map((a) => {
     const url = articleUrl(base, a.slug);
     const description = a.subtitle || a.seo_description || "";
-    const author = a.author_name || a.author_username || "Science Admin";
+    const author = a.author_name || a.author_username || "";
     const pubDate = a.published_at ? `\n      <pubDate>${new Date(a.published_at).toUTCString()}</pubDate>` : "";
     const category = a.category_name ? `\n      <category>${escapeXml(a.category_name)}</category>` : "";
     return `    <item>
       <title>${escapeXml(a.title)}</title>
       <link>${escapeXml(url)}</link>
       <guid isPermaLink="true">${escapeXml(url)}</guid>
-      <description>${escapeXml(description)}</description>
-      <dc:creator>${escapeXml(author)}</dc:creator>${pubDate}${category}
+      <description>${escapeXml(description)}</description>${author ? `\n      <dc:creator>${escapeXml(author)}</dc:creator>` : ""}${pubDate}${category}
     </item>`;
   });
   const newest = articles[0]?.published_at;

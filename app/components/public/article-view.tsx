@@ -66,7 +66,7 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     image: [image],
     datePublished: a.published_at ?? undefined,
     dateModified: latest(a.updated_at, a.published_at),
-    author: { "@type": "Person", name: a.author },
+    author: a.author ? { "@type": "Person", name: a.author } : undefined,
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
     mainEntityOfPage: url,
@@ -105,8 +105,8 @@ export function ArticleView({
         <h1 className="article-title">{article.title}</h1>
         {article.subtitle ? <p className="article-subtitle">{article.subtitle}</p> : null}
         <p className="card-meta">
-          <span>{article.author}</span>
-          <span aria-hidden="true"> · </span>
+          {article.author ? <span>{article.author}</span> : null}
+          {article.author ? <span aria-hidden="true"> · </span> : null}
           <span>{formatViews(article.views)} переглядів</span>
         </p>
       </header>

@@ -28,8 +28,8 @@ export function Meta({ card }: { card: Card }) {
       <time dateTime={card.published_at ?? undefined}>{card.time}</time>
       <span aria-hidden="true"> · </span>
       <span>{formatViews(card.views)} переглядів</span>
-      <span aria-hidden="true"> · </span>
-      <span>{card.author}</span>
+      {card.author ? <span aria-hidden="true"> · </span> : null}
+      {card.author ? <span>{card.author}</span> : null}
     </p>
   );
 }
