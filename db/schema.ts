@@ -225,6 +225,21 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Static pages (issue 31 item 5, DESIGN §17). */
+export interface PagesTable {
+  id: string;
+  slug: string;
+  title: string;
+  body: Generated<string>;
+  body_html: Generated<string>;
+  status: Generated<"published" | "draft">;
+  seo_title: string | null;
+  seo_description: string | null;
+  position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +262,7 @@ export interface Database {
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   audit_log: AuditLogTable;
+  pages: PagesTable;
 }
 
 export type User = Selectable<UsersTable>;

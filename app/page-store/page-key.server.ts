@@ -59,6 +59,8 @@ const SHAPES: Shape[] = [
     data: [...LAYOUT, "routes/_public.category.$slug"],
     tags: (slug) => [CACHE_TAG.categories, CACHE_TAG.category(slug)],
   },
+  // Static pages (issue 31 item 5): any page change empties the whole store (the footer lists them).
+  { path: ["page", "$"], kind: "page", data: [...LAYOUT, "routes/_public.page.$slug"], tags: () => [] },
   { path: ["search"], kind: "page", params: { q: searchText, page: pageNumber }, data: [...LAYOUT, "routes/_public.search"], tags: () => [CACHE_TAG.search] },
   { path: ["rss.xml"], kind: "feed", tags: () => [CACHE_TAG.feed] },
   { path: ["sitemap.xml"], kind: "feed", params: { file: sitemapFile }, tags: () => [CACHE_TAG.feed] },

@@ -1,5 +1,6 @@
 import { countPublished } from "../models/article.server";
 import { MENU_CATEGORY_SLUGS } from "../models/category.server";
+import { listPublishedPageLinks } from "../models/page.server";
 import { listFeedArticles, listSitemapArticles, listSitemapPages } from "../models/public-article.server";
 import { getSettings } from "../models/settings.server";
 import { utcDay } from "../utils/dates";
@@ -101,6 +102,8 @@ async function pageEntries(base: string): Promise<string[]> {
   return [
     urlEntry(`${base}/`, day(newest), "hourly"),
     ...MENU_CATEGORY_SLUGS.filter((s) => bySlug.has(s)).map((s) => urlEntry(`${base}/category/${s}`, undefined, "daily")),
+    // Published static pages (issue 31 item 5).
+    ...(await listPublishedPageLinks()).map((p) => urlEntry(`${base}/page/${p.slug}`, undefined, "monthly")),
   ];
 }
 

@@ -46,6 +46,10 @@ export const AUDIT_ACTIONS = {
   "homepage.save": "Збережено головну сторінку",
   "settings.save": "Змінено налаштування",
   "seo.submit": "Надіслано до пошукових систем",
+  // Static pages (issue 31 item 5).
+  "page.create": "Створено сторінку",
+  "page.update": "Змінено сторінку",
+  "page.delete": "Видалено сторінку",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -54,7 +58,7 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
 /** What an entry is about. */
-export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo"] as const;
+export const AUDIT_OBJECT_TYPES = ["user", "article", "category", "media", "homepage", "settings", "seo", "page"] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
@@ -65,6 +69,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   homepage: "Головна сторінка",
   settings: "Налаштування",
   seo: "SEO",
+  page: "Сторінка",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

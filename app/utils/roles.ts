@@ -16,6 +16,7 @@ export const SCREEN_ROLES = {
   "/admin/settings": ADMINS,
   "/admin/audit": ADMINS,
   "/admin/seo/analytics": EDITORS,
+  "/admin/pages": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function mayOpen(role: Role, path: string): boolean {

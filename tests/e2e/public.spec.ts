@@ -60,20 +60,11 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("list", { name: "Пов'язані новини" }).getByRole("listitem")).toHaveCount(3);
       await expectHomeBlocks(page);
 
+      // Issue 31 item 5: the footer's quick links are published static pages only (the six of a
+      // new site are drafts: static-pages.spec.ts), and nothing on the page links to `#`.
       const footer = page.getByRole("contentinfo");
-      for (const name of [
-        "About Us",
-        "Contact",
-        "Research Guidelines",
-        "Privacy Policy",
-        "Terms of Use",
-        "Editorial Standards",
-        "Facebook",
-        "Twitter",
-        "Instagram",
-      ]) {
-        await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
-      }
+      await expect(footer.getByRole("link", { name: "RSS", exact: true })).toBeVisible();
+      await expect(page.locator('a[href="#"]')).toHaveCount(0);
 
       const [ld] = await jsonLd(page);
       const types = ld["@graph"].map((n: { "@type": string }) => n["@type"]);

@@ -6,6 +6,7 @@ export const ADMIN_NAV = [
   { to: "/admin/media", label: "Медіа" },
   { to: "/admin/users", label: "Користувачі" },
   { to: "/admin/categories", label: "Категорії" },
+  { to: "/admin/pages", label: "Сторінки" },
   { to: "/admin/analytics", label: "Аналітика" },
   { to: "/admin/settings", label: "Налаштування" },
   { to: "/admin/audit", label: "Журнал дій" },
