@@ -45,7 +45,11 @@ export const COPIED_TABLES = [
   "password_resets",
   "article_corrections",
   "article_sources",
+  "pages",
 ] as const;
+
+/** Tables a migration fills on a new site: emptied on the target before the copy. */
+const SEEDED_BY_MIGRATIONS = ["pages"] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
 const WITH_ROWID = new Set(["articles", "article_tags"]);
@@ -121,6 +125,9 @@ async function copyInto(
     try {
       const tables: CopyReport["tables"] = [];
       await target.db.transaction().execute(async (trx) => {
+        // Rows the migrations write on a new site (the six draft pages, migration 000029) are
+        // replaced by the source's own.
+        for (const table of SEEDED_BY_MIGRATIONS) await trx.deleteFrom(table).execute();
         for (const table of COPIED_TABLES) {
           const columns = (sqlite.prepare(`select name from pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name);
           const selected = WITH_ROWID.has(table) ? ["rowid", ...columns] : columns;

@@ -12,6 +12,7 @@ import * as newsletter from "../migrations/2026_11_25_000025_newsletter";
 import * as bylines from "../migrations/2026_11_25_000026_bylines";
 import * as correctionsEmbargoSources from "../migrations/2026_11_25_000027_corrections_embargo_sources";
 import * as searchStems from "../migrations/2026_11_25_000028_search_stems";
+import * as pagesMenus from "../migrations/2026_11_25_000029_pages_menus";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_25_000026_bylines": bylines,
   "2026_11_25_000027_corrections_embargo_sources": correctionsEmbargoSources,
   "2026_11_25_000028_search_stems": searchStems,
+  "2026_11_25_000029_pages_menus": pagesMenus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

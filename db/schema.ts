@@ -401,6 +401,21 @@ export interface ArticleSourcesTable {
   url: string | null;
 }
 
+/** Static pages (issue 31 item 5, DESIGN §17). */
+export interface PagesTable {
+  id: string;
+  slug: string;
+  title: string;
+  body: Generated<string>;
+  body_html: Generated<string>;
+  status: Generated<"published" | "draft">;
+  seo_title: string | null;
+  seo_description: string | null;
+  position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -436,6 +451,7 @@ export interface Database {
   import_jobs: ImportJobsTable;
   article_corrections: ArticleCorrectionsTable;
   article_sources: ArticleSourcesTable;
+  pages: PagesTable;
 }
 
 export type User = Selectable<UsersTable>;

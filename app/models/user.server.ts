@@ -8,6 +8,7 @@ import { DomainError } from "../utils/errors";
 import { ROLES, type Role } from "../utils/roles";
 import { recordAudit, type Actor } from "./audit.server";
 import { revokeUserSessions } from "./session.server";
+import { reassignArticles } from "./user-articles.server";
 
 // SECURITY.md 'Passwords': cost >= 10; bcrypt ignores bytes past 72, so longer is refused.
 const BCRYPT_COST = 10;
@@ -287,13 +288,17 @@ async function auditUserChanges(trx: DB, { actor, before, after, passwordChanged
 }
 
 /** Deletes a user (their articles stay, without an author). Not yourself, not the last admin. */
-export async function deleteUser({ actor, id }: { actor: Actor; id: string }): Promise<void> {
+export async function deleteUser({ actor, id, reassignTo }: { actor: Actor; id: string; reassignTo?: string }): Promise<void> {
   await writeTransaction(async (trx) => {
     const target = await requireTarget(trx, id);
     if (target.id === actor.id) throw new DomainError(403, "Не можна видалити власний обліковий запис");
     await keepAnActiveAdmin(trx, target, "Не можна видалити останнього активного адміністратора");
+    // Issue 31 item 4: their articles go to someone real first (user-articles.server.ts).
+    const moved = await reassignArticles(trx, target, reassignTo);
     await trx.deleteFrom("users").where("id", "=", id).execute();
-    await recordAudit(trx, { actor, action: "user.delete", object: userObject(target), details: { role: target.role } });
+    const details: Record<string, string | number> = { role: target.role };
+    if (moved.to) Object.assign(details, { articles: moved.count, reassigned_to: moved.to.username });
+    await recordAudit(trx, { actor, action: "user.delete", object: userObject(target), details });
   });
 }
 

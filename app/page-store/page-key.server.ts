@@ -70,6 +70,8 @@ const SHAPES: Shape[] = [
   { path: ["author", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.author(slug), CACHE_TAG.feed] },
   { path: ["tag", "$"], kind: "page", params: { page: pageNumber }, data: [...LAYOUT, "routes/_public.tag.$slug"], tags: (slug) => [CACHE_TAG.tag(slug)] },
   { path: ["tag", "$", "rss.xml"], kind: "feed", tags: (slug) => [CACHE_TAG.tag(slug), CACHE_TAG.feed] },
+  // Static pages (issue 31 item 5): any page change empties the whole store (the footer lists them).
+  { path: ["page", "$"], kind: "page", data: [...LAYOUT, "routes/_public.page.$slug"], tags: () => [] },
   { path: ["search"], kind: "page", params: { q: searchText, page: pageNumber }, data: [...LAYOUT, "routes/_public.search"], tags: () => [CACHE_TAG.search] },
   { path: ["rss.xml"], kind: "feed", tags: () => [CACHE_TAG.feed] },
   // Issue 29: the corrections page and feed change with published articles, as the feeds do.

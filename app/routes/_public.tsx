@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } f
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { listMenuCategories } from "~/models/category.server";
+import { listPublishedPageLinks } from "~/models/page.server";
 import { mailConfigured } from "~/services/mail.server";
 import { getPublicSite } from "~/services/public-site.server";
 import styles from "~/styles/public.css";
@@ -17,10 +18,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader() {
-  const [site, categories] = await Promise.all([getPublicSite(), listMenuCategories()]);
+  const [site, categories, pages] = await Promise.all([getPublicSite(), listMenuCategories(), listPublishedPageLinks()]);
   return {
     site,
     categories: categories.map((c) => ({ name: c.name, slug: c.slug })),
+    pages,
     now: new Date().toISOString(),
     newsletter: mailConfigured(),
   };
@@ -31,7 +33,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
-  const { site, categories, now, newsletter } = useLoaderData<typeof loader>();
+  const { site, categories, pages, now, newsletter } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
   const loading = navigation.state === "loading";
@@ -50,7 +52,7 @@ export default function PublicLayout() {
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />
       </main>
-      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} newsletter={newsletter} />
+      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} pages={pages} newsletter={newsletter} />
     </div>
   );
 }

@@ -23,6 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { overview: await getSeoOverview() };
 }
 
+// Issue 31: no Search Console account is connected (there is no API client), so nothing reaches
+// Google; the screen says so instead of claiming success. The submission is still recorded.
+const NOT_CONNECTED_SITEMAP = "Search Console не підключено: карту сайту не надіслано до Google. Запит записано нижче.";
+const NOT_CONNECTED_URL = "Search Console не підключено: адресу не надіслано до Google. Запит записано нижче.";
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, SCREEN_ROLES["/admin/seo/analytics"]);
   const form = await request.formData();
@@ -32,14 +37,14 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (intent === "sitemap") {
       await submitSitemap({ user });
-      return { ok: true, message: "Sitemap submitted successfully!" };
+      return { ok: true, message: NOT_CONNECTED_SITEMAP };
     }
     const raw = String(form.get("url") ?? "").trim();
     if (!raw) return { ok: true, message: null }; // SPEC §5: empty input is ignored
     const parsed = parseForm(SubmitUrlSchema, { url: raw });
     if (!parsed.ok) return formFailure({ values, formError: `Failed to submit URL: ${parsed.formError ?? Object.values(parsed.errors)[0]}` }, 422);
     await submitUrl({ url: parsed.data.url, user });
-    return { ok: true, message: "URL submitted for indexing successfully!" };
+    return { ok: true, message: NOT_CONNECTED_URL };
   } catch (error) {
     if (error instanceof DomainError) {
       const prefix = intent === "sitemap" ? "Failed to submit sitemap: " : "Failed to submit URL: ";

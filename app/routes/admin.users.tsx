@@ -1,8 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { DeleteUserDialog } from "~/components/admin/delete-user-dialog";
 import type { AdminHandle } from "~/components/admin/nav";
 import { CheckboxField, Field } from "~/components/ui/field";
 import { RouteDialog } from "~/components/ui/route-dialog";
+import { articleCountsByAuthor } from "~/models/user-articles.server";
 import { addUser, deleteUser, getUserById, listUsers, toUserView, updateUser, UserCreateSchema, UserUpdateSchema } from "~/models/user.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -28,12 +30,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const editId = url.searchParams.get("edit");
   const editing = editId ? await getUserById({ id: editId }) : undefined;
   if (editId && !editing) throw new Response("Not found", { status: 404 });
-  const [{ users }, { flash, headers }] = await Promise.all([listUsers(), takeFlash(request)]);
+  const [{ users }, { flash, headers }, counts] = await Promise.all([listUsers(), takeFlash(request), articleCountsByAuthor()]);
+  // Issue 31 item 4: deleting someone with articles asks who takes them over (`?delete={id}`).
+  const deleteId = url.searchParams.get("delete");
+  const deleting = deleteId ? users.find((u) => u.id === deleteId) : undefined;
+  if (deleteId && !deleting) throw new Response("Not found", { status: 404 });
   return data(
     {
       users: users.map(toUserView),
       currentUserId: actor.id,
       editing: editing ? toUserView(editing) : null,
+      articleCounts: Object.fromEntries(counts),
+      deleting: deleting
+        ? { id: deleting.id, username: deleting.username, name: deleting.name || deleting.username, articles: counts.get(deleting.id) ?? 0 }
+        : null,
+      heirs: deleting
+        ? users.filter((u) => u.id !== deleting.id && u.is_active === 1).map((u) => ({ id: u.id, username: u.username, name: u.name || u.username }))
+        : [],
       flash,
     },
     { headers },
@@ -45,7 +58,7 @@ const done = (request: Request, message: string) => redirectWithFlash(request, "
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireRole(request, SCREEN_ROLES["/admin/users"]);
   const form = await request.formData();
-  const intent = formIntent(form, ["create", "update", "delete"]);
+  const intent = formIntent(form, ["create", "update", "delete", "deactivate"]);
   const id = text(form, "id") ?? "";
   const values = formValues(form);
   try {
@@ -78,8 +91,12 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     if (intent === "delete") {
       const target = await getUserById({ id });
-      await deleteUser({ actor, id });
+      await deleteUser({ actor, id, reassignTo: text(form, "reassign_to") || undefined });
       return done(request, `Користувача ${target?.username ?? ""} видалено`);
+    }
+    if (intent === "deactivate") {
+      const user = await updateUser({ actor, id, changes: { is_active: false } });
+      return done(request, `Користувача ${user.username} деактивовано`);
     }
     return formFailure({ values, formError: UNKNOWN_INTENT }, 400, { intent });
   } catch (error) {
@@ -89,7 +106,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function UsersScreen() {
-  const { users, currentUserId, editing, flash } = useLoaderData<typeof loader>();
+  const { users, currentUserId, editing, articleCounts, deleting, heirs, flash } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -112,7 +129,7 @@ export default function UsersScreen() {
           {flash}
         </p>
       ) : null}
-      {failure?.formError && !creating && !editing ? (
+      {failure?.formError && !creating && !editing && !deleting ? (
         <p className="form-error" role="alert">
           {actionData?.intent === "delete" ? `Failed to delete user: ${failure.formError}` : failure.formError}
         </p>
@@ -153,7 +170,11 @@ export default function UsersScreen() {
                     <Link to={`?edit=${u.id}`} className="button button-secondary button-small" aria-label={`Edit ${u.username}`} preventScrollReset>
                       Edit
                     </Link>
-                    {u.id !== currentUserId ? (
+                    {u.id !== currentUserId && articleCounts[u.id] ? (
+                      <Link to={`?delete=${u.id}`} className="button button-danger button-small" aria-label={`Delete ${u.username}`} preventScrollReset>
+                        Delete
+                      </Link>
+                    ) : u.id !== currentUserId ? (
                       <Form
                         method="post"
                         onSubmit={(event) => {
@@ -173,6 +194,15 @@ export default function UsersScreen() {
           </tbody>
         </table>
       </div>
+
+      {deleting ? (
+        <DeleteUserDialog
+          target={deleting}
+          heirs={heirs}
+          busy={busy}
+          error={actionData?.intent === "delete" || actionData?.intent === "deactivate" ? (failure?.errors?.reassign_to ?? failure?.formError) : undefined}
+        />
+      ) : null}
 
       {creating ? (
         <RouteDialog title="Add User" titleId="user-dialog-title" closeTo="/admin/users" returnFocus='a[href$="?new=1"]'>

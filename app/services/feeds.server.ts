@@ -1,5 +1,6 @@
 import { MENU_CATEGORY_SLUGS } from "../models/category.server";
 import { countIndexable as countPublished, listSitemapListings } from "../models/listing-pages.server";
+import { listPublishedPageLinks } from "../models/page.server";
 import { listFeedArticles, listSitemapArticles, listSitemapPages } from "../models/public-article.server";
 import { getSettings } from "../models/settings.server";
 import { utcDay } from "../utils/dates";
@@ -29,15 +30,14 @@ export async function buildRss(): Promise<{ xml: string; articles: { id: string 
   const items = articles.map((a) => {
     const url = articleUrl(base, a.slug);
     const description = a.subtitle || a.seo_description || "";
-    const author = a.author_name || a.author_username || "Science Admin";
+    const author = a.author_name || a.author_username || "";
     const pubDate = a.published_at ? `\n      <pubDate>${new Date(a.published_at).toUTCString()}</pubDate>` : "";
     const category = a.category_name ? `\n      <category>${escapeXml(a.category_name)}</category>` : "";
     return `    <item>
       <title>${escapeXml(a.title)}</title>
       <link>${escapeXml(url)}</link>
       <guid isPermaLink="true">${escapeXml(url)}</guid>
-      <description>${escapeXml(description)}</description>
-      <dc:creator>${escapeXml(author)}</dc:creator>${pubDate}${category}
+      <description>${escapeXml(description)}</description>${author ? `\n      <dc:creator>${escapeXml(author)}</dc:creator>` : ""}${pubDate}${category}
     </item>`;
   });
   const newest = articles[0]?.published_at;
@@ -104,6 +104,8 @@ async function pageEntries(base: string): Promise<string[]> {
     ...MENU_CATEGORY_SLUGS.filter((s) => bySlug.has(s)).map((s) => urlEntry(`${base}/category/${s}`, undefined, "daily")),
     ...listings.authors.map((a) => urlEntry(`${base}/author/${encodeURIComponent(a.slug)}`, day(a.newest), "daily")),
     ...listings.tags.map((t) => urlEntry(`${base}/tag/${encodeURIComponent(t.slug)}`, day(t.newest), "daily")),
+    // Published static pages (issue 31 item 5).
+    ...(await listPublishedPageLinks()).map((p) => urlEntry(`${base}/page/${p.slug}`, undefined, "monthly")),
   ];
 }
 

@@ -62,6 +62,10 @@ export const AUDIT_ACTIONS = {
   "site.import": "Імпортовано сайт",
   "site.import_failed": "Імпорт відхилено",
   "site.export": "Експортовано сайт",
+  // Static pages (issue 31 item 5).
+  "page.create": "Створено сторінку",
+  "page.update": "Змінено сторінку",
+  "page.delete": "Видалено сторінку",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -82,6 +86,7 @@ export const AUDIT_OBJECT_TYPES = [
   "guest_author",
   "newsletter",
   "import",
+  "page",
 ] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
@@ -97,6 +102,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   guest_author: "Гостьовий автор",
   newsletter: "Розсилка",
   import: "Імпорт",
+  page: "Сторінка",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */

@@ -20,6 +20,7 @@ export const SCREEN_ROLES = {
   "/admin/comments": EDITORS,
   "/admin/authors": EDITORS,
   "/admin/newsletter": EDITORS,
+  "/admin/pages": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function mayOpen(role: Role, path: string): boolean {

@@ -16,7 +16,7 @@ const sample = (n: number, title: string, subtitle: string, category: string, im
   time: "Just now",
   published_at: null,
   views,
-  author: "Science Admin",
+  author: "Редакція",
   image,
   url: null,
   comment_count: 0,

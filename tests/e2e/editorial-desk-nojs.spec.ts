@@ -61,11 +61,11 @@ test("review and scheduling as plain form posts: submit, return with a note, sch
 
   // Scheduling: a future time (Kyiv wall clock) schedules it.
   await editor.goto(editUrl);
-  // The field offers no past time (min); the server's 422 for one is in editorial-desk.test.ts.
-  await expect(editor.getByLabel("Дата й час публікації (Київ)")).toHaveAttribute("min", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+  // A past time is refused by the server (422, editorial-desk.test.ts; publish-action.spec.ts).
+  await editor.getByLabel("У вказаний час").check();
   const local = isoToKyivLocal(new Date(Date.now() + 2 * 86_400_000).toISOString());
   await editor.getByLabel("Дата й час публікації (Київ)").fill(local);
-  await editor.getByRole("button", { name: "Запланувати публікацію" }).click();
+  await editor.getByRole("button", { name: "Запланувати…" }).click();
   await expect(editor).toHaveURL(editUrl);
   await expect(editor.getByRole("status")).toContainText("Статтю заплановано на");
   await expect(editor.getByRole("note")).toContainText("Заплановано на");
@@ -77,8 +77,8 @@ test("review and scheduling as plain form posts: submit, return with a note, sch
   await editor.goto(editUrl);
   await editor.getByRole("button", { name: "Скасувати планування" }).click();
   await expect(editor.getByRole("status")).toHaveText("Планування скасовано: стаття знову чернетка");
-  await editor.getByLabel("Зараз").check();
-  await editor.getByRole("button", { name: "Запланувати публікацію" }).click();
+  await expect(editor.getByLabel("Зараз")).toBeChecked();
+  await editor.getByRole("button", { name: "Опублікувати зараз" }).click();
   await expect(editor.getByRole("status")).toHaveText("Статтю успішно опубліковано");
   expect((await editor.request.get(`/article/${slug}`)).status()).toBe(200);
 });

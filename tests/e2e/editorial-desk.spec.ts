@@ -29,8 +29,9 @@ test("with JavaScript: submit for review, find it under the review filter, sched
 
   await editor.goto(editUrl);
   const local = isoToKyivLocal(new Date(Date.now() + 3 * 86_400_000).toISOString());
+  await editor.getByLabel("У вказаний час").check();
   await editor.getByLabel("Дата й час публікації (Київ)").fill(local);
-  await editor.getByRole("button", { name: "Запланувати публікацію" }).click();
+  await editor.getByRole("button", { name: "Запланувати…" }).click();
   await expect(editor.getByRole("note")).toContainText("Заплановано на");
   await expect(editor.getByRole("combobox", { name: "Статус", exact: true })).toHaveValue("scheduled");
   await editor.getByRole("button", { name: "Скасувати планування" }).click();

@@ -60,20 +60,11 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("list", { name: "Пов'язані новини" }).getByRole("listitem")).toHaveCount(3);
       await expectHomeBlocks(page);
 
+      // Issue 31 item 5: the footer's quick links are published static pages only (the six of a
+      // new site are drafts: static-pages.spec.ts), and nothing on the page links to `#`.
       const footer = page.getByRole("contentinfo");
-      for (const name of [
-        "About Us",
-        "Contact",
-        "Research Guidelines",
-        "Privacy Policy",
-        "Terms of Use",
-        "Editorial Standards",
-        "Facebook",
-        "Twitter",
-        "Instagram",
-      ]) {
-        await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
-      }
+      await expect(footer.getByRole("link", { name: "RSS", exact: true })).toBeVisible();
+      await expect(page.locator('a[href="#"]')).toHaveCount(0);
 
       const [ld] = await jsonLd(page);
       const types = ld["@graph"].map((n: { "@type": string }) => n["@type"]);
@@ -124,7 +115,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("heading", { level: 1, name: `Стаття ${slug}` })).toBeVisible();
       await expect(page.getByText(`Підзаголовок: Стаття ${slug}`)).toBeVisible();
       await expect(page.locator(".article-header").getByRole("link", { name: "Космос і фізика" })).toBeVisible();
-      await expect(page.getByText("Science Admin")).toBeVisible();
+      // Issue 31 item 4: an article without an author is credited to no placeholder.
+      await expect(page.getByText("Science Admin")).toHaveCount(0);
       await expect(page.locator(".article-header .card-meta")).toContainText("0 переглядів");
       await expect(page.getByRole("heading", { level: 2, name: "Розділ" })).toBeVisible();
       await expect(page).toHaveTitle(`Стаття ${slug} — Наука UA`);
@@ -132,7 +124,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`/article/${slug}$`));
       await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
       const [ld] = await jsonLd(page);
-      expect(ld).toMatchObject({ "@type": "NewsArticle", headline: `Стаття ${slug}`, author: { name: "Science Admin" } });
+      expect(ld).toMatchObject({ "@type": "NewsArticle", headline: `Стаття ${slug}` });
+      expect(ld.author).toBeUndefined();
       if (javaScriptEnabled) {
         await page.locator(".article-body").scrollIntoViewIfNeeded();
         await expect(page.getByText("Failed to load image: Зламане фото")).toBeVisible();

@@ -26,7 +26,7 @@ test.describe("SEO analytics", () => {
   test("submit sitemap and URL, with the SPEC texts; an empty URL is ignored", async ({ page, baseURL }) => {
     await signIn(page, "admin", "/admin/seo/analytics");
     await page.getByRole("button", { name: "Submit sitemap" }).click();
-    await expect(page.getByRole("status")).toHaveText("Sitemap submitted successfully!");
+    await expect(page.getByRole("status")).toHaveText(/^Search Console не підключено: карту сайту не надіслано/);
 
     await page.getByRole("button", { name: "Submit URL" }).click();
     await expect(page.getByRole("status")).toHaveCount(0);
@@ -37,10 +37,29 @@ test.describe("SEO analytics", () => {
 
     await page.getByLabel("URL to submit").fill(`${baseURL}/article/anything`);
     await page.getByRole("button", { name: "Submit URL" }).click();
-    await expect(page.getByRole("status")).toHaveText("URL submitted for indexing successfully!");
+    await expect(page.getByRole("status")).toHaveText(/^Search Console не підключено: адресу не надіслано/);
     await expect(page.locator(".submission-list")).toContainText(`${baseURL}/article/anything`);
   });
 });
+
+// Issue 31 item 2: the buttons on /admin/seo (SPEC's own address) post to an action that exists,
+// with JavaScript on and off, and never claim a submission reached an unconnected Search Console.
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`/admin/seo submits (JavaScript ${javaScriptEnabled ? "on" : "off"})`, () => {
+    test.use({ javaScriptEnabled });
+    test("sitemap and URL buttons work on /admin/seo and say Search Console is not connected", async ({ page, baseURL }) => {
+      await signIn(page, "admin", "/admin/seo");
+      await page.getByRole("button", { name: "Submit sitemap" }).click();
+      await expect(page.getByRole("status")).toHaveText(/^Search Console не підключено: карту сайту не надіслано/);
+      await expect(page.getByText("Sitemap submitted successfully!")).toHaveCount(0);
+      await expect(page.getByRole("heading", { name: "Помилка сервера" })).toHaveCount(0);
+      await page.getByLabel("URL to submit").fill(`${baseURL}/article/from-seo-index`);
+      await page.getByRole("button", { name: "Submit URL" }).click();
+      await expect(page.getByRole("status")).toHaveText(/^Search Console не підключено: адресу не надіслано/);
+      await expect(page.locator(".submission-list")).toContainText(`${baseURL}/article/from-seo-index`);
+    });
+  });
+}
 
 // Issue 25: the sitemap's files at the root parse as XML in the browser; on the demo site the
 // sitemap is one file, and the index's names already answer with its two parts.

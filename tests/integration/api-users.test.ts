@@ -174,7 +174,8 @@ describe("/api/users", () => {
     expect(me).toEqual({ role: "admin", is_active: 1 });
   });
 
-  it("deletes a user (204), keeping their articles without an author", async () => {
+  // Issue 31 item 4: the articles are handed over, never left to a placeholder (user-delete.test.ts).
+  it("deletes a user (204) once their articles have someone to take them over", async () => {
     const { id } = await (
       await send("POST", "/api/users/", admin, { username: "temp3", email: "t3@example.com", role: "reporter", password: "long-enough" })
     ).json();
@@ -197,9 +198,10 @@ describe("/api/users", () => {
         featured_image: null,
       })
       .execute();
-    expect((await send("DELETE", `/api/users/${id}`, admin)).status).toBe(204);
+    expect((await send("DELETE", `/api/users/${id}`, admin)).status).toBe(409);
+    expect((await send("DELETE", `/api/users/${id}`, admin, { reassign_to: adminId })).status).toBe(204);
     expect((await request(`/api/users/${id}`, { headers: auth(admin) })).status).toBe(404);
-    expect((await db.selectFrom("articles").select("author_id").where("id", "=", "a-1").executeTakeFirstOrThrow()).author_id).toBeNull();
+    expect((await db.selectFrom("articles").select("author_id").where("id", "=", "a-1").executeTakeFirstOrThrow()).author_id).toBe(adminId);
   });
 
   it("422 for bad list parameters", async () => {

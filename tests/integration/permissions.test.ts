@@ -110,6 +110,11 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/api/comments": EDITOR_API,
   // An unknown comment: 404 once the role may moderate.
   "/api/comments/:id": { anonymous: 401, reporter: 403, editor: 404, admin: 404 },
+  // Static pages (issue 31 item 5): the demo's six are drafts, so the public page is 404 for everyone.
+  "/page/:slug": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
+  "/admin/pages": EDITOR_SCREEN,
+  "/api/pages": STAFF_API,
+  "/api/pages/:id": STAFF_API,
 };
 
 let server: RunningServer;
@@ -150,6 +155,8 @@ const fill = (route: string) =>
     .replace("/api/categories/:id", `/api/categories/${ids.category}`)
     .replace("/api/media/:id", `/api/media/${ids.media}`)
     .replace("/api/users/:id", `/api/users/${ids.user}`)
+    .replace("/api/pages/:id", `/api/pages/${ids.page}`)
+    .replace("/page/:slug", "/page/about")
     .replace("/article/:slug", `/article/${ids.slug}`)
     .replace("/api/articles/slug/:slug", `/api/articles/slug/${ids.slug}`)
     .replace("/category/:slug", `/category/${ids.categorySlug}`)
@@ -228,6 +235,7 @@ beforeAll(async () => {
   const stored = await fetch(`${server.url}/api/media/`, { method: "POST", headers: { Authorization: `Bearer ${who.editor.bearer}` }, body: upload });
   expect(stored.status, await stored.clone().text()).toBe(201);
   ids.media = (await rows<{ id: string }>("select id from media limit 1"))[0].id;
+  ids.page = (await rows<{ id: string }>("select id from pages limit 1"))[0].id;
   // A save by the editor, so the article has revisions (issue 15) for /revisions/:rev.
   const current = await (await send("editor", "GET", `/api/articles/${ids.article}`)).json();
   const saved = await send("editor", "PUT", `/api/articles/${ids.article}`, {

@@ -67,7 +67,7 @@ describe("public site data", () => {
       title: "Заголовок kosmos-4",
       category: "Космос і фізика",
       views: 0,
-      author: "Science Admin",
+      author: "", // issue 31 item 4: no placeholder author
       image: "/images/fallback.jpg",
       url: "/article/kosmos-4",
     });
@@ -82,7 +82,7 @@ describe("public site data", () => {
       slug: "kosmos-1",
       title: "Заголовок kosmos-1",
       tags: ["тест"],
-      author: "Science Admin",
+      author: "", // issue 31 item 4: no placeholder author
       category: { name: "Космос і фізика" },
     });
     expect(body.content_html).toContain("<strong>kosmos-1</strong>");

@@ -8,6 +8,7 @@ export const ADMIN_NAV = [
   { to: "/admin/authors", label: "Автори" },
   { to: "/admin/categories", label: "Категорії" },
   { to: "/admin/comments", label: "Коментарі" },
+  { to: "/admin/pages", label: "Сторінки" },
   { to: "/admin/analytics", label: "Аналітика" },
   { to: "/admin/newsletter", label: "Розсилка" },
   { to: "/admin/settings", label: "Налаштування" },

@@ -1,8 +1,10 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/ui/field";
+import { isoToKyivLocal } from "~/utils/dates";
 import { formatDateTime } from "~/utils/format";
 import type { FieldErrors, FormValues } from "~/utils/forms";
 import { STATUS_LABELS, type ArticleStatus } from "~/utils/newsroom-rules";
+import { PublishForm } from "./publish-form";
 
 // The editorial desk in the editor (issue 14, DESIGN §11): the editor's note to the author, the
 // reporter's submit, the editor's return, schedule and unschedule. Plain forms that post to
@@ -15,7 +17,7 @@ export interface DeskPanelProps {
   note: { kind: "submit" | "return"; note: string | null; created_at: string; by: string | null } | null;
   isAuthor: boolean;
   canPublish: boolean;
-  /** The earliest time the schedule field offers (now, Kyiv wall clock), 'yyyy-MM-ddTHH:mm'. */
+  /** Now on the Kyiv wall clock, 'yyyy-MM-ddTHH:mm' (no longer a `min`: a stale time must not block "now"). */
   minLocal: string;
   /** Filled in after a failed post (the desk page). */
   errors?: FieldErrors;
@@ -60,7 +62,7 @@ export function DeskNotice({ article, note }: Pick<DeskPanelProps, "article" | "
 }
 
 export function DeskPanel(props: DeskPanelProps) {
-  const { article, isAuthor, canPublish, minLocal, errors = {}, values = {}, formError } = props;
+  const { article, isAuthor, canPublish, errors = {}, values = {}, formError } = props;
   const navigation = useNavigation();
   const action = `/admin/articles/desk/${article.id}`;
   const busy = navigation.state === "submitting" && navigation.formAction === action;
@@ -103,28 +105,13 @@ export function DeskPanel(props: DeskPanelProps) {
           </Form>
         ) : null}
         {canSchedule ? (
-          <Form method="post" action={action} className="desk-form">
-            <fieldset className="desk-when">
-              <legend>Коли опублікувати</legend>
-              <label>
-                <input type="radio" name="when" value="now" defaultChecked={values.when === "now"} /> Зараз
-              </label>
-              <label>
-                <input type="radio" name="when" value="at" defaultChecked={values.when !== "now"} /> У вказаний час
-              </label>
-            </fieldset>
-            <Field
-              type="datetime-local"
-              label="Дата й час публікації (Київ)"
-              name="publish_at_local"
-              min={minLocal}
-              defaultValue={values.publish_at_local}
-              error={errors.publish_at_local}
-            />
-            <button type="submit" name="intent" value="schedule" className="button button-primary" disabled={busy}>
-              Запланувати публікацію
-            </button>
-          </Form>
+          <PublishForm
+            action={action}
+            busy={busy}
+            scheduledLocal={article.status === "scheduled" ? isoToKyivLocal(article.published_at) : ""}
+            errors={errors}
+            values={values}
+          />
         ) : null}
         {canUnschedule ? (
           <Form method="post" action={action} className="desk-form">

@@ -70,7 +70,9 @@ function articleJsonLd(site: PublicSite, a: ShownArticle) {
     dateModified: latest(a.updated_at, a.published_at),
     author: a.authors.length
       ? a.authors.map((b) => ({ "@type": "Person", name: b.name, url: `${site.baseUrl}${b.url}` }))
-      : { "@type": "Person", name: a.author },
+      : a.author
+        ? { "@type": "Person", name: a.author }
+        : undefined,
     ...scienceJsonLd(a), // issue 29: corrections and citations
     articleSection: a.category_name ?? undefined,
     keywords: a.tags.length ? a.tags.join(", ") : undefined,
@@ -110,8 +112,12 @@ export function ArticleView({
         <h1 className="article-title">{article.title}</h1>
         {article.subtitle ? <p className="article-subtitle">{article.subtitle}</p> : null}
         <p className="card-meta">
-          <BylineNames authors={article.authors} fallback={article.author} />
-          <span aria-hidden="true"> · </span>
+          {article.authors.length || article.author ? (
+            <>
+              <BylineNames authors={article.authors} fallback={article.author} />
+              <span aria-hidden="true"> · </span>
+            </>
+          ) : null}
           <span>{formatViews(article.views)} переглядів</span>
         </p>
         <ArticleUpdates article={article} />

@@ -31,8 +31,12 @@ export function Meta({ card }: { card: Card }) {
       <span aria-hidden="true"> · </span>
       <span>{formatViews(card.views)} переглядів</span>
       <CommentCount count={card.comment_count} />
-      <span aria-hidden="true"> · </span>
-      <BylineNames authors={card.authors} fallback={card.author} />
+      {card.authors?.length || card.author ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <BylineNames authors={card.authors} fallback={card.author} />
+        </>
+      ) : null}
     </p>
   );
 }

@@ -23,7 +23,7 @@ function homeJsonLd(site: PublicSite, home: HomeData) {
       description: hero.subtitle ?? undefined,
       image: [image],
       datePublished: hero.published_at ?? undefined,
-      author: { "@type": "Person", name: hero.author },
+      author: hero.author ? { "@type": "Person", name: hero.author } : undefined,
       publisher: { "@id": `${site.baseUrl}/#organization` },
       ...(hero.url ? { url: `${site.baseUrl}${hero.url}`, mainEntityOfPage: `${site.baseUrl}${hero.url}` } : {}),
     });

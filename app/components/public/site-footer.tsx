@@ -2,21 +2,23 @@ import { Link } from "@remix-run/react";
 import { NewsletterSignup } from "./newsletter-signup";
 import type { MenuCategory } from "./site-header";
 
-// SPEC §2: quick links and social links are placeholder targets.
-const QUICK_LINKS = ["About Us", "Contact", "Research Guidelines", "Privacy Policy", "Terms of Use", "Editorial Standards"];
-const SOCIAL = ["Facebook", "Twitter", "Instagram"];
+// SPEC §2's quick links are the static pages (issue 31 item 5, DESIGN §17): the footer links to the
+// published ones only, and never to `#`. (The placeholder social links are gone until the social
+// URLs have a setting.)
 
 export function SiteFooter({
   siteTitle,
   description,
   categories,
   newsletter = false,
+  pages,
 }: {
   siteTitle: string;
   description: string;
   categories: MenuCategory[];
   /** Issue 28: the subscribe form, when mail is set up. */
   newsletter?: boolean;
+  pages: { title: string; slug: string }[];
 }) {
   return (
     <footer className="site-footer">
@@ -26,30 +28,21 @@ export function SiteFooter({
             {siteTitle}
           </h2>
           <p>{description}</p>
-          <ul className="social-links" aria-label="Соціальні мережі">
-            {SOCIAL.map((name) => (
-              <li key={name}>
-                <a href="#" rel="nofollow">
-                  {name}
-                </a>
-              </li>
-            ))}
-          </ul>
         </section>
-        <nav aria-labelledby="footer-quick">
-          <h2 id="footer-quick" className="footer-title">
-            Швидкі посилання
-          </h2>
-          <ul>
-            {QUICK_LINKS.map((label) => (
-              <li key={label}>
-                <a href="#" rel="nofollow">
-                  {label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {pages.length ? (
+          <nav aria-labelledby="footer-quick">
+            <h2 id="footer-quick" className="footer-title">
+              Швидкі посилання
+            </h2>
+            <ul>
+              {pages.map((p) => (
+                <li key={p.slug}>
+                  <Link to={`/page/${p.slug}`}>{p.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         <nav aria-labelledby="footer-cats">
           <h2 id="footer-cats" className="footer-title">
             Рубрики

@@ -1,11 +1,8 @@
 import {
   DndContext,
   DragOverlay,
-  KeyboardSensor,
   PointerSensor,
   closestCenter,
-  useDraggable,
-  useDroppable,
   useSensor,
   useSensors,
   type Announcements,
@@ -13,10 +10,8 @@ import {
   type DragStartEvent,
   type UniqueIdentifier,
 } from "@dnd-kit/core";
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
@@ -31,6 +26,8 @@ import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { SCREEN_ROLES } from "~/utils/roles";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { applyLayoutOp, type BlockInfo, type Layout, type LayoutOp } from "./homepage-ops";
+import { ArticleRow, BlockPanel, HelpPanel } from "./homepage-parts";
+import { useKeyboardMove } from "./keyboard-move";
 
 const TITLE = "Редактор головної";
 export const handle: AdminHandle = { title: TITLE };
@@ -103,17 +100,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-interface Article {
-  id: string;
-  title: string;
-  category: string | null;
-  views: number;
-}
-
-const articleKey = (id: string) => `article:${id}`;
-const itemKey = (blockId: string, index: number, id: string) => `item:${blockId}:${index}:${id}`;
-const dropKey = (blockId: string) => `block:${blockId}`;
-
 function parseKey(key: UniqueIdentifier | undefined | null) {
   const [kind, a, b, c] = String(key ?? "").split(":");
   if (kind === "article") return { kind, articleId: a } as const;
@@ -184,10 +170,10 @@ export default function HomepageEditor() {
     fetcher.submit({ intent: "save", config: JSON.stringify(config) }, { method: "post" });
   }
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  // The pointer drags through dnd-kit; the keyboard moves cards itself (keyboard-move.ts, issue 31).
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }));
+  const keyboard = useKeyboardMove({ blocks, layout, setLayout, titleOf });
+  const pickedAt = keyboard.picked?.at;
 
   const describe = (key: UniqueIdentifier | undefined | null) => {
     const parsed = parseKey(key);
@@ -259,6 +245,10 @@ export default function HomepageEditor() {
         ) : null}
       </div>
 
+      <p className="visually-hidden hp-live" aria-live="assertive" aria-atomic="true">
+        {keyboard.announcement}
+      </p>
+
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
@@ -268,7 +258,8 @@ export default function HomepageEditor() {
         accessibility={{
           announcements,
           screenReaderInstructions: {
-            draggable: "Щоб узяти статтю, натисніть пробіл або Enter. Стрілками перемістіть її на блок, пробілом або Enter відпустіть, Escape скасовує.",
+            draggable:
+              "Щоб узяти статтю, натисніть пробіл або Enter. Стрілки вгору й вниз переміщують її в блоці й між блоками, вліво й вправо — до попереднього чи наступного блоку; пробіл або Enter відпускає, Escape скасовує.",
           },
         }}
       >
@@ -277,7 +268,14 @@ export default function HomepageEditor() {
             <h3 id="articles-title">Опубліковані статті ({loaded.articles.length})</h3>
             <ul className="hp-article-list">
               {loaded.articles.map((article) => (
-                <ArticleRow key={article.id} article={article} blocks={blocks} onSubmit={onOpSubmit} />
+                <ArticleRow
+                  key={article.id}
+                  article={article}
+                  blocks={blocks}
+                  onSubmit={onOpSubmit}
+                  onCardKeyDown={keyboard.onKeyDown}
+                  picked={keyboard.picked?.articleId === article.id ? pickedAt === null : false}
+                />
               ))}
             </ul>
             {loaded.articles.length === 0 ? <p className="muted">Немає опублікованих статей.</p> : null}
@@ -288,170 +286,24 @@ export default function HomepageEditor() {
               Блоки головної сторінки
             </h3>
             {blocks.map((block) => (
-              <BlockPanel key={block.id} block={block} ids={layout[block.id] ?? []} articles={loaded.articles} titleOf={titleOf} onSubmit={onOpSubmit} />
+              <BlockPanel
+                key={block.id}
+                block={block}
+                ids={layout[block.id] ?? []}
+                articles={loaded.articles}
+                titleOf={titleOf}
+                onSubmit={onOpSubmit}
+                onCardKeyDown={keyboard.onKeyDown}
+                pickedIndex={pickedAt?.blockId === block.id ? pickedAt.index : -1}
+              />
             ))}
           </section>
         </div>
         <DragOverlay>{active ? <div className="hp-overlay">{titleOf(active.articleId ?? "")}</div> : null}</DragOverlay>
       </DndContext>
 
-      <aside className="info-panel hp-help" aria-labelledby="hp-help-title">
-        <h3 id="hp-help-title">Як це працює</h3>
-        <ul>
-          <li>
-            <strong>Головна історія</strong> — одна велика стаття вгорі сторінки.
-          </li>
-          <li>
-            <strong>Останні наукові відкриття</strong> — до 3 статей основної стрічки.
-          </li>
-          <li>
-            <strong>Стрічка новин</strong> — до 5 коротких новин у бічній колонці.
-          </li>
-          <li>
-            <strong>Популярне</strong> — до 4 статей розділу трендів.
-          </li>
-          <li>
-            <strong>Вибрані публікації</strong> — до 6 статей внизу сторінки.
-          </li>
-        </ul>
-        <p className="muted small">
-          Стаття потрапляє в блок, лише якщо в ньому є місце і її там ще немає; одна стаття може бути в кількох блоках. Порожні блоки на сайті заповнюються
-          найновішими статтями. Клавіатура: Tab до статті, пробіл — узяти, стрілки — перемістити, пробіл — відпустити.
-        </p>
-      </aside>
+      <HelpPanel />
     </section>
-  );
-}
-
-function ArticleRow({ article, blocks, onSubmit }: { article: Article; blocks: BlockInfo[]; onSubmit: (e: React.FormEvent<HTMLFormElement>) => void }) {
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: articleKey(article.id) });
-  return (
-    <li className={`hp-article${isDragging ? " is-dragging" : ""}`}>
-      <div ref={setNodeRef} className="hp-drag" {...listeners} {...attributes} aria-label={`Перетягнути: ${article.title}`}>
-        <span className="hp-handle" aria-hidden="true">
-          ⠿
-        </span>
-        <span className="hp-title">{article.title}</span>
-        <span className="muted small">
-          {article.category ?? "Без категорії"} · переглядів: {article.views}
-        </span>
-      </div>
-      <Form method="post" className="hp-add" onSubmit={onSubmit}>
-        <input type="hidden" name="intent" value="add" />
-        <input type="hidden" name="articleId" value={article.id} />
-        <label className="visually-hidden" htmlFor={`add-${article.id}`}>
-          Блок для «{article.title}»
-        </label>
-        <select id={`add-${article.id}`} name="blockId">
-          {blocks.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.name}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="button button-secondary button-small" aria-label={`Додати в блок: ${article.title}`}>
-          Додати в блок
-        </button>
-      </Form>
-    </li>
-  );
-}
-
-function BlockPanel({
-  block,
-  ids,
-  articles,
-  titleOf,
-  onSubmit,
-}: {
-  block: BlockInfo;
-  ids: string[];
-  articles: Article[];
-  titleOf: (id: string) => string;
-  onSubmit: (e: React.FormEvent<HTMLFormElement>) => void;
-}) {
-  const { setNodeRef, isOver } = useDroppable({ id: dropKey(block.id) });
-  const keys = ids.map((id, index) => itemKey(block.id, index, id));
-  const full = ids.length >= block.maxArticles;
-  return (
-    <section ref={setNodeRef} className={`hp-block${isOver ? " is-over" : ""}`} aria-labelledby={`block-${block.id}`} data-block={block.id}>
-      <header className="hp-block-head">
-        <h4 id={`block-${block.id}`}>{block.name}</h4>
-        <span className={`hp-count${full ? " is-full" : ""}`} aria-label={`${ids.length} з ${block.maxArticles}`}>
-          {ids.length}/{block.maxArticles}
-        </span>
-      </header>
-      <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-        <ol className="hp-block-list">
-          {ids.map((id, index) => (
-            <BlockItem key={keys[index]} sortId={keys[index]} blockId={block.id} index={index} count={ids.length} title={titleOf(id)} onSubmit={onSubmit} />
-          ))}
-        </ol>
-      </SortableContext>
-      {ids.length === 0 ? <p className="muted small hp-empty">Перетягніть сюди статтю</p> : null}
-      {!full ? (
-        <Form method="post" className="hp-add" onSubmit={onSubmit}>
-          <input type="hidden" name="intent" value="add" />
-          <input type="hidden" name="blockId" value={block.id} />
-          <label className="visually-hidden" htmlFor={`block-add-${block.id}`}>
-            Стаття для блоку «{block.name}»
-          </label>
-          <select id={`block-add-${block.id}`} name="articleId">
-            {articles.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.title}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button button-secondary button-small" aria-label={`Додати статтю в блок: ${block.name}`}>
-            Додати статтю
-          </button>
-        </Form>
-      ) : null}
-    </section>
-  );
-}
-
-function BlockItem({
-  sortId,
-  blockId,
-  index,
-  count,
-  title,
-  onSubmit,
-}: {
-  sortId: string;
-  blockId: string;
-  index: number;
-  count: number;
-  title: string;
-  onSubmit: (e: React.FormEvent<HTMLFormElement>) => void;
-}) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: sortId });
-  const style = { transform: CSS.Transform.toString(transform), transition };
-  return (
-    <li ref={setNodeRef} style={style} className={`hp-item${isDragging ? " is-dragging" : ""}`}>
-      <span className="hp-drag hp-item-title" {...listeners} {...attributes} aria-label={`${index + 1}. ${title} — перетягнути`}>
-        <span className="hp-num">{index + 1}.</span> {title}
-      </span>
-      <Form method="post" className="hp-item-actions" onSubmit={onSubmit}>
-        <input type="hidden" name="blockId" value={blockId} />
-        <input type="hidden" name="index" value={index} />
-        {index > 0 ? (
-          <button type="submit" name="intent" value="up" className="button button-secondary button-small" aria-label={`Вище: ${title}`}>
-            ↑
-          </button>
-        ) : null}
-        {index < count - 1 ? (
-          <button type="submit" name="intent" value="down" className="button button-secondary button-small" aria-label={`Нижче: ${title}`}>
-            ↓
-          </button>
-        ) : null}
-        <button type="submit" name="intent" value="remove" className="button button-danger button-small" aria-label={`Видалити з блоку: ${title}`}>
-          ×
-        </button>
-      </Form>
-    </li>
   );
 }
 
