@@ -6,6 +6,7 @@ import * as revisionsPreviews from "../migrations/2026_11_24_000019_revisions_pr
 import * as articleColumns from "../migrations/2026_11_24_000020_article_columns";
 import * as twoFactor from "../migrations/2026_11_25_000021_two_factor";
 import * as auditLog from "../migrations/2026_11_25_000022_audit_log";
+import * as newcomerRound2 from "../migrations/2026_11_25_000030_newcomer_round_2";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_24_000020_article_columns": articleColumns,
   "2026_11_25_000021_two_factor": twoFactor,
   "2026_11_25_000022_audit_log": auditLog,
+  "2026_11_25_000030_newcomer_round_2": newcomerRound2,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

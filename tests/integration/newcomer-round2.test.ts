@@ -1,0 +1,56 @@
+// Issue 31 (newcomer round 2), the server rules of items 8, 13, 14 and 16, on both engines
+// (`npm run test:pg -- vitest tests/integration/newcomer-round2.test.ts`).
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCategory, listCategories, updateCategory } from "../../app/models/category.server";
+import { DomainError } from "../../app/utils/errors";
+import { db } from "../../db/index";
+import { migrated, TEST_ACTOR } from "../helpers";
+
+beforeAll(migrated);
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+describe("item 8: category names", () => {
+  it("refuses a name another category has, whatever the case (Cyrillic too), on create and rename", async () => {
+    const first = await createCategory({ actor: TEST_ACTOR, input: { name: "Палеонтологія", description: null } });
+    for (const name of ["Палеонтологія", "ПАЛЕОНТОЛОГІЯ", "палеонтологія"]) {
+      const error = await refusal(createCategory({ actor: TEST_ACTOR, input: { name, description: null } }));
+      expect(error.status).toBe(409);
+      expect(error.message).toMatch(/Категорія з такою назвою вже існує/);
+    }
+    const other = await createCategory({ actor: TEST_ACTOR, input: { name: "Геологія", description: null } });
+    expect((await refusal(updateCategory({ actor: TEST_ACTOR, id: other.id, input: { name: "палеонтологія", description: null } }))).status).toBe(409);
+    // Renaming a category to its own name in another case is fine.
+    const renamed = await updateCategory({ actor: TEST_ACTOR, id: first.id, input: { name: "ПалеонтологіЯ", description: null } });
+    expect(renamed.name).toBe("ПалеонтологіЯ");
+    const rows = await db.selectFrom("categories").select("slug").where("slug", "like", "paleontolohiia%").execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it("the database itself refuses a twin that differs in case (index from migration 000030)", async () => {
+    await createCategory({ actor: TEST_ACTOR, input: { name: "Robotics", description: null } });
+    const now = new Date().toISOString();
+    await expect(
+      db
+        .insertInto("categories")
+        .values({ id: "twin", name: "ROBOTICS", slug: "robotics-twin", description: null, created_at: now, updated_at: now })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it("lists categories in Ukrainian alphabetical order, not by character code", async () => {
+    for (const name of ["Їжа", "Інновації", "Археологія", "Ґрунти", "Єгиптологія", "Біологія", "Генетика"]) {
+      await createCategory({ actor: TEST_ACTOR, input: { name, description: null } });
+    }
+    const names = (await listCategories({ limit: 1000 })).categories.map((c) => c.name);
+    const wanted = ["Археологія", "Біологія", "Генетика", "Ґрунти", "Єгиптологія", "Інновації", "Їжа"];
+    expect(names.filter((n) => wanted.includes(n))).toEqual(wanted);
+  });
+});
