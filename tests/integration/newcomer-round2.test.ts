@@ -2,6 +2,7 @@
 // (`npm run test:pg -- vitest tests/integration/newcomer-round2.test.ts`).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCategory, listCategories, updateCategory } from "../../app/models/category.server";
+import { addUser, ProfileSchema, updateUser } from "../../app/models/user.server";
 import { DomainError } from "../../app/utils/errors";
 import { db } from "../../db/index";
 import { migrated, TEST_ACTOR } from "../helpers";
@@ -52,5 +53,42 @@ describe("item 8: category names", () => {
     const names = (await listCategories({ limit: 1000 })).categories.map((c) => c.name);
     const wanted = ["Археологія", "Біологія", "Генетика", "Ґрунти", "Єгиптологія", "Інновації", "Їжа"];
     expect(names.filter((n) => wanted.includes(n))).toEqual(wanted);
+  });
+});
+
+describe("item 14: emails and the repeated password", () => {
+  const staff = (username: string, email: string) => ({ username, email, password: "Ясен-пень 42 шипшина", role: "reporter" as const, full_name: null });
+
+  it("refuses an email another user has in any case, on create and on change (Cyrillic domain too)", async () => {
+    const first = await addUser(staff("olha", "Olha.Koval@Example.org"), TEST_ACTOR);
+    const error = await refusal(addUser(staff("olha2", "olha.koval@example.ORG"), TEST_ACTOR));
+    expect(error.status).toBe(409);
+    expect(error.message).toBe("Цей email уже використовує інший користувач");
+    await addUser(staff("petro", "petro@приклад.укр"), TEST_ACTOR);
+    expect((await refusal(addUser(staff("petro2", "PETRO@ПРИКЛАД.УКР"), TEST_ACTOR))).status).toBe(409);
+    const other = await addUser(staff("ivan", "ivan@example.org"), TEST_ACTOR);
+    expect((await refusal(updateUser({ actor: TEST_ACTOR, id: other.id, changes: { email: "OLHA.KOVAL@example.org" } }))).status).toBe(409);
+    // One's own email in another case is fine.
+    const same = await updateUser({ actor: TEST_ACTOR, id: first.id, changes: { email: "olha.koval@example.org" } });
+    expect(same.email).toBe("olha.koval@example.org");
+  });
+
+  it("the database itself refuses an email that differs only in case (index from migration 000030)", async () => {
+    const now = new Date().toISOString();
+    await expect(
+      db
+        .insertInto("users")
+        .values({ id: "twin", username: "twin", email: "IVAN@EXAMPLE.ORG", password_hash: "x", role: "reporter", created_at: now, updated_at: now })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it("a new password must be typed twice the same", () => {
+    const base = { full_name: "Ольга", email: "olha@example.org", current_password: "x", new_password: "Ясен-пень 42 шипшина" };
+    const wrong = ProfileSchema.safeParse({ ...base, new_password_repeat: "Ясен-пень 42 шипшинa" });
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0]).toMatchObject({ path: ["new_password_repeat"], message: expect.stringMatching(/Паролі не збігаються/) });
+    expect(ProfileSchema.safeParse({ ...base, new_password_repeat: base.new_password }).success).toBe(true);
+    expect(ProfileSchema.safeParse({ ...base, new_password: "" }).success).toBe(true);
   });
 });
