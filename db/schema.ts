@@ -159,7 +159,7 @@ export interface FormTokensTable {
   token: string;
   user_id: string;
   article_id: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface LoginAttemptsTable {

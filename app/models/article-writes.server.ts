@@ -17,6 +17,7 @@ import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
 import { recordAudit, type Actor } from "./audit.server";
+import { refuseSpentFormToken, spendFormToken } from "./form-token.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -184,13 +185,14 @@ async function requireCategory(trx: DB, categoryId: string) {
 }
 
 /** Creates an article written by actor (SPEC §7 POST /articles/). Reporters create drafts only. */
-export async function createArticle({ actor, input }: { actor: Actor; input: ArticleInput }): Promise<ArticleView> {
+export async function createArticle({ actor, input, formToken }: { actor: Actor; input: ArticleInput; formToken?: string | null }): Promise<ArticleView> {
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
   saveStatus(actor, null, input.status); // issue 14: review and scheduled have their own calls
   await requireCategory(db, input.category_id);
   const prepared = await prepareSave(input, actor);
   // The images stored for this save are removed again if it does not commit.
   const { id, after } = await writeTransaction(async (trx) => {
+    if (formToken) await refuseSpentFormToken(trx, { token: formToken, userId: actor.id }); // issue 31 item 13
     await requireCategory(trx, input.category_id);
     let slug = input.slug;
     if (slug && (await slugInUse(trx, slug))) throw new DomainError(409, MESSAGES.slugTaken, "slug");
@@ -213,6 +215,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
     });
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
+    if (formToken) await spendFormToken(trx, { token: formToken, userId: actor.id, articleId: id });
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
   await invalidateArticleChange(after);

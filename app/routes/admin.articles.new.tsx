@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { listCategories } from "~/models/category.server";
+import { issueFormToken } from "~/models/form-token.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { takeFlash } from "~/services/flash.server";
@@ -32,7 +33,10 @@ const EMPTY: EditorValues = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
-  return data({ categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash }, { headers });
+  return data(
+    { categories: categories.map((c) => ({ id: c.id, name: c.name })), canPublish: user.role !== "reporter", flash, formToken: issueFormToken() },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -41,10 +45,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewArticle() {
-  const { categories, canPublish, flash } = useLoaderData<typeof loader>();
+  const { categories, canPublish, flash, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <ArticleEditor mode="new" saved={EMPTY} result={result} categories={categories} canPublish={canPublish} flash={flash} draftKey={"new"} publicUrl={null} />
+    <ArticleEditor
+      mode="new"
+      saved={EMPTY}
+      result={result}
+      categories={categories}
+      canPublish={canPublish}
+      flash={flash}
+      draftKey={"new"}
+      publicUrl={null}
+      formToken={formToken}
+    />
   );
 }
 

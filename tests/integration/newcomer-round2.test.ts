@@ -1,7 +1,9 @@
 // Issue 31 (newcomer round 2), the server rules of items 8, 13, 14 and 16, on both engines
 // (`npm run test:pg -- vitest tests/integration/newcomer-round2.test.ts`).
 import { beforeAll, describe, expect, it } from "vitest";
+import { createArticle } from "../../app/models/article-writes.server";
 import { createCategory, listCategories, updateCategory } from "../../app/models/category.server";
+import { FormTokenSpent, issueFormToken } from "../../app/models/form-token.server";
 import { addUser, ProfileSchema, updateUser } from "../../app/models/user.server";
 import { DomainError } from "../../app/utils/errors";
 import { db } from "../../db/index";
@@ -90,5 +92,34 @@ describe("item 14: emails and the repeated password", () => {
     expect(wrong.error?.issues[0]).toMatchObject({ path: ["new_password_repeat"], message: expect.stringMatching(/Паролі не збігаються/) });
     expect(ProfileSchema.safeParse({ ...base, new_password_repeat: base.new_password }).success).toBe(true);
     expect(ProfileSchema.safeParse({ ...base, new_password: "" }).success).toBe(true);
+  });
+});
+
+describe("item 13: the new-article form's one-time token", () => {
+  it("creates one article per token, for its user; a failed save spends nothing", async () => {
+    const category = await createCategory({ actor: TEST_ACTOR, input: { name: "Форми", description: null } });
+    const author = await addUser(
+      { username: "former", email: "former@example.org", password: "Ясен-пень 42 шипшина", role: "reporter", full_name: null },
+      TEST_ACTOR,
+    );
+    const actor = { id: author.id, username: author.username, role: author.role, ip: null };
+    const input = { title: "Одна чернетка", content: "Текст.", category_id: category.id, status: "draft" as const, tags: [] } as never;
+    const token = issueFormToken();
+    // A save that fails (no such category) spends nothing.
+    await expect(createArticle({ actor, input: { ...(input as object), category_id: "no-such" } as never, formToken: token })).rejects.toThrow();
+    const first = await createArticle({ actor, input, formToken: token });
+    const again = await createArticle({ actor, input, formToken: token }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(FormTokenSpent);
+    expect((again as FormTokenSpent).articleId).toBe(first.id);
+    const made = await db.selectFrom("articles").select("id").where("title", "=", "Одна чернетка").execute();
+    expect(made).toHaveLength(1);
+    // Another person's token is theirs alone; a new token makes a new article.
+    const someone = await addUser(
+      { username: "former2", email: "former2@example.org", password: "Ясен-пень 42 шипшина", role: "editor", full_name: null },
+      TEST_ACTOR,
+    );
+    const other = await createArticle({ actor: { id: someone.id, username: someone.username, role: someone.role, ip: null }, input, formToken: token });
+    expect(other.id).not.toBe(first.id);
+    expect((await createArticle({ actor, input, formToken: issueFormToken() })).id).not.toBe(first.id);
   });
 });

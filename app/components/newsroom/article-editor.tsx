@@ -39,6 +39,8 @@ export interface EditorProps {
   draftKey: string;
   /** Issue 15: History, preview link (shown under the toolbar). */
   tools?: ReactNode;
+  /** Issue 31 item 13: the new-article form's one-time token. */
+  formToken?: string;
 }
 
 // Review and scheduled (issue 14) have their own calls (desk-panel.tsx): shown only as the current status.
@@ -271,6 +273,7 @@ export function ArticleEditor(props: EditorProps) {
       <Form method="post" encType="multipart/form-data" className="editor" noValidate>
         <input type="hidden" name="version" value={v.version} />
         <input type="hidden" name="js" value={hydrated ? "1" : ""} />
+        {props.formToken ? <input type="hidden" name="form_token" value={props.formToken} /> : null}
         <div className="editor-main admin-card">
           <div className="editor-tabs" role="group" aria-label="Режим">
             <button
