@@ -16,6 +16,7 @@ import { publishedAtNow, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
+import { slugFollowsTitle } from "./article-slug-rule.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { refuseSpentFormToken, spendFormToken } from "./form-token.server";
 
@@ -279,7 +280,7 @@ export async function updateArticle({
     const before = await publicFootprint(trx, id);
     if (input.version !== undefined && input.version !== current.version) throw conflict(current);
     await requireCategory(trx, input.category_id);
-    const slug = input.slug ?? current.slug;
+    const slug = slugFollowsTitle(current, input) ? await uniqueArticleSlug(trx, input.title, id) : (input.slug ?? current.slug); // issue 31 item 11
     if (slug !== current.slug) {
       if (await slugInUse(trx, slug, id)) throw new DomainError(409, MESSAGES.slugTaken, "slug");
       if (current.status === "published") {

@@ -41,3 +41,32 @@ test("the same new-article form sent three times at once, then pressed again, ma
   await page.goto("/admin/articles/new");
   expect(await page.locator('input[name="form_token"]').inputValue()).not.toBe(token);
 });
+
+// Issue 31 item 11: the address follows the title until the article is first published.
+test("a draft's address follows its title; once published it stays", async ({ page }) => {
+  await signIn(page, "editor");
+  await page.goto("/admin/articles/new");
+  const suffix = uniqueName("x").slice(2);
+  await page.getByRole("textbox", { name: "Заголовок", exact: true }).fill(`ааа тест ${suffix}`);
+  await page.getByRole("textbox", { name: "Вміст (Markdown)", exact: true }).fill("Текст статті.");
+  await page.getByRole("combobox", { name: "Категорія", exact: true }).selectOption({ label: "Медицина" });
+  await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/edit\//);
+  const slug = page.getByRole("textbox", { name: "Slug (адреса статті)" });
+  await expect(slug).toHaveValue(`aaa-test-${suffix}`);
+
+  await page.getByRole("textbox", { name: "Заголовок", exact: true }).fill(`Мозок уві сні ${suffix}`);
+  await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
+  await expect(page.getByRole("status")).toContainText("успішно оновлено");
+  await expect(slug).toHaveValue(`mozok-uvi-sni-${suffix}`);
+
+  // Published through the desk's call (the publish panel's buttons are another item's work).
+  const id = new URL(page.url()).pathname.split("/").pop();
+  const origin = new URL(page.url()).origin;
+  expect((await page.request.post(`/api/articles/${id}/publish`, { headers: { Origin: origin }, data: {} })).status()).toBe(200);
+  await page.reload();
+  await page.getByRole("textbox", { name: "Заголовок", exact: true }).fill(`Сон і мозок ${suffix}`);
+  await page.getByRole("button", { name: "Зберегти", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("успішно");
+  await expect(slug).toHaveValue(`mozok-uvi-sni-${suffix}`);
+});

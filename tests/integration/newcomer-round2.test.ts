@@ -1,11 +1,12 @@
 // Issue 31 (newcomer round 2), the server rules of items 8, 13, 14 and 16, on both engines
 // (`npm run test:pg -- vitest tests/integration/newcomer-round2.test.ts`).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createArticle } from "../../app/models/article-writes.server";
+import { createArticle, updateArticle } from "../../app/models/article-writes.server";
 import { createCategory, listCategories, updateCategory } from "../../app/models/category.server";
 import { FormTokenSpent, issueFormToken } from "../../app/models/form-token.server";
 import { addUser, ProfileSchema, updateUser } from "../../app/models/user.server";
 import { DomainError } from "../../app/utils/errors";
+import { slugify } from "../../app/utils/slug.server";
 import { db } from "../../db/index";
 import { migrated, TEST_ACTOR } from "../helpers";
 
@@ -121,5 +122,36 @@ describe("item 13: the new-article form's one-time token", () => {
     const other = await createArticle({ actor: { id: someone.id, username: someone.username, role: someone.role, ip: null }, input, formToken: token });
     expect(other.id).not.toBe(first.id);
     expect((await createArticle({ actor, input, formToken: issueFormToken() })).id).not.toBe(first.id);
+  });
+});
+
+describe("item 11: the slug follows the title until first published", () => {
+  it("moves with the title of a draft, stays once published, and a hand-typed slug stays", async () => {
+    const category = await createCategory({ actor: TEST_ACTOR, input: { name: "Адреси", description: null } });
+    const editor = await addUser(
+      { username: "slugger", email: "slugger@example.org", password: "Ясен-пень 42 шипшина", role: "editor", full_name: null },
+      TEST_ACTOR,
+    );
+    const actor = { id: editor.id, username: editor.username, role: editor.role, ip: null };
+    const base = { content: "Текст.", category_id: category.id, tags: [] };
+    const draft = await createArticle({ actor, input: { ...base, title: "ааа тест", status: "draft" } as never });
+    expect(draft.slug).toBe(slugify("ааа тест"));
+    const renamed = await updateArticle({ actor, id: draft.id, input: { ...base, title: "Нейрони пам'яті", slug: draft.slug, status: "draft" } as never });
+    expect(renamed.slug).toBe(slugify("Нейрони пам'яті"));
+    const published = await updateArticle({
+      actor,
+      id: draft.id,
+      input: { ...base, title: "Нейрони пам'яті", slug: renamed.slug, status: "published" } as never,
+    });
+    const after = await updateArticle({
+      actor,
+      id: draft.id,
+      input: { ...base, title: "Нейрони й пам'ять", slug: published.slug, status: "published" } as never,
+    });
+    expect(after.slug).toBe(renamed.slug);
+
+    const own = await createArticle({ actor, input: { ...base, title: "Перша назва", slug: "moia-adresa", status: "draft" } as never });
+    const kept = await updateArticle({ actor, id: own.id, input: { ...base, title: "Друга назва", slug: "moia-adresa", status: "draft" } as never });
+    expect(kept.slug).toBe("moia-adresa");
   });
 });
