@@ -19,6 +19,7 @@ import { keptFields, recordRevision } from "./article-revision.server";
 import { slugFollowsTitle } from "./article-slug-rule.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { refuseSpentFormToken, spendFormToken } from "./form-token.server";
+import { carryAltToMedia } from "./media-alt.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -217,6 +218,7 @@ export async function createArticle({ actor, input, formToken }: { actor: Actor;
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
     if (formToken) await spendFormToken(trx, { token: formToken, userId: actor.id, articleId: id });
+    await carryAltToMedia(trx, { featuredImage: prepared.featuredImage, featuredAlt: input.featured_image_alt, content: prepared.content }); // issue 31 item 16
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
   await invalidateArticleChange(after);
@@ -318,6 +320,7 @@ export async function updateArticle({
       .where("id", "=", id)
       .execute();
     await setArticleTags(trx, { articleId: id, tags: input.tags });
+    await carryAltToMedia(trx, { featuredImage: prepared.featuredImage, featuredAlt: input.featured_image_alt, content: prepared.content }); // issue 31 item 16
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags });
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");

@@ -1,9 +1,11 @@
 // Issue 31 (newcomer round 2), the server rules of items 8, 13, 14 and 16, on both engines
 // (`npm run test:pg -- vitest tests/integration/newcomer-round2.test.ts`).
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createArticle, updateArticle } from "../../app/models/article-writes.server";
 import { createCategory, listCategories, updateCategory } from "../../app/models/category.server";
 import { FormTokenSpent, issueFormToken } from "../../app/models/form-token.server";
+import { getMedia, setMediaAlt, storeImage } from "../../app/models/media.server";
 import { addUser, ProfileSchema, updateUser } from "../../app/models/user.server";
 import { DomainError } from "../../app/utils/errors";
 import { slugify } from "../../app/utils/slug.server";
@@ -153,5 +155,58 @@ describe("item 11: the slug follows the title until first published", () => {
     const own = await createArticle({ actor, input: { ...base, title: "Перша назва", slug: "moia-adresa", status: "draft" } as never });
     const kept = await updateArticle({ actor, id: own.id, input: { ...base, title: "Друга назва", slug: "moia-adresa", status: "draft" } as never });
     expect(kept.slug).toBe("moia-adresa");
+  });
+});
+
+describe("item 16: media alt text from the editor, identical files reused", () => {
+  const image = (r: number) =>
+    sharp({ create: { width: 40, height: 30, channels: 3, background: { r, g: 90, b: 30 } } })
+      .png()
+      .toBuffer();
+
+  it("the same file uploaded three times is one media item; another file is another", async () => {
+    const user = await addUser(
+      { username: "uploader", email: "uploader@example.org", password: "Ясен-пень 42 шипшина", role: "reporter", full_name: null },
+      TEST_ACTOR,
+    );
+    const actor = { id: user.id, username: user.username, role: user.role, ip: null };
+    const bytes = await image(10);
+    const first = await storeImage({ bytes, fileName: "a.png", userId: user.id, actor });
+    const second = await storeImage({ bytes, fileName: "a-copy.png", userId: user.id, actor });
+    const third = await storeImage({ bytes: Buffer.from(bytes), fileName: "a.png", userId: user.id, actor });
+    expect(new Set([first.id, second.id, third.id]).size).toBe(1);
+    const rows = await db.selectFrom("media").select(["id", "sha256"]).where("uploaded_by", "=", user.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const other = await storeImage({ bytes: await image(11), fileName: "b.png", userId: user.id, actor });
+    expect(other.id).not.toBe(first.id);
+  });
+
+  it("an article's featured-image alt and its ![alt](…) reach items without one, never overwrite one", async () => {
+    const user = await addUser(
+      { username: "alter", email: "alter@example.org", password: "Ясен-пень 42 шипшина", role: "editor", full_name: null },
+      TEST_ACTOR,
+    );
+    const actor = { id: user.id, username: user.username, role: user.role, ip: null };
+    const category = await createCategory({ actor: TEST_ACTOR, input: { name: "Зображення", description: null } });
+    const featured = await storeImage({ bytes: await image(20), fileName: "f.png", userId: user.id, actor });
+    const inline = await storeImage({ bytes: await image(21), fileName: "i.png", userId: user.id, actor });
+    const described = await storeImage({ bytes: await image(22), fileName: "d.png", userId: user.id, actor });
+    await setMediaAlt({ id: described.id, alt: "Опис з медіатеки", user: actor });
+    await createArticle({
+      actor,
+      input: {
+        title: "Про зображення",
+        content: `Текст.\n\n![Клітини під мікроскопом](${inline.url})\n\n![Інший опис](${described.url})`,
+        category_id: category.id,
+        status: "draft",
+        tags: [],
+        featured_image: featured.url,
+        featured_image_alt: "Телескоп на горі",
+      } as never,
+    });
+    expect((await getMedia({ id: featured.id }))!.alt).toBe("Телескоп на горі");
+    expect((await getMedia({ id: inline.id }))!.alt).toBe("Клітини під мікроскопом");
+    expect((await getMedia({ id: described.id }))!.alt).toBe("Опис з медіатеки");
   });
 });
