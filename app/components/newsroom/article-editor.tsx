@@ -11,6 +11,7 @@ import { markdownToHtml, SANITIZE_CONFIG } from "~/utils/markdown";
 import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsroom-rules";
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
+import { DraftOffer, type DraftCopy } from "./draft-offer";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -93,6 +94,13 @@ export function ArticleEditor(props: EditorProps) {
   const admin = useRouteLoaderData<typeof adminLoader>("routes/admin");
   const storageKey = localDraftKey(admin?.user.id ?? "", draftKey);
   const [localDraft, setLocalDraft] = useState<{ values: EditorValues; savedAt: number } | null>(null);
+  // Issue 31 item 9: the browser's copy joins the server's in one offer (draft-offer.tsx).
+  const localCopy: DraftCopy | null = localDraft && {
+    where: "browser",
+    savedAt: new Date(localDraft.savedAt).toISOString(),
+    restore: () => (setV((old) => ({ ...old, ...localDraft.values, version: old.version })), setLocalDraft(null)),
+    discard: () => (window.localStorage.removeItem(storageKey), setLocalDraft(null)),
+  };
   useEffect(() => {
     try {
       if (flash || created) return window.localStorage.removeItem(storageKey);
@@ -224,6 +232,7 @@ export function ArticleEditor(props: EditorProps) {
           values={v}
           dirty={saving ? false : dirty}
           onRestore={(restored) => setV((old) => ({ ...old, ...restored, version: old.version }))}
+          local={localCopy}
         />
       ) : null}
       <TimedMessage message={message} tone="ok" />
@@ -232,33 +241,7 @@ export function ArticleEditor(props: EditorProps) {
           {errorBanner}
         </p>
       ) : null}
-      {localDraft ? (
-        <div className="flash flash-error" role="alert">
-          <p>Є незбережений текст цієї статті з {new Date(localDraft.savedAt).toLocaleString("uk-UA")}.</p>
-          <div className="editor-actions">
-            <button
-              type="button"
-              className="button button-primary button-small"
-              onClick={() => {
-                setV({ ...localDraft.values, version: v.version });
-                setLocalDraft(null);
-              }}
-            >
-              Відновити
-            </button>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => {
-                window.localStorage.removeItem(storageKey);
-                setLocalDraft(null);
-              }}
-            >
-              Відкинути
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {!(mode === "edit" && hydrated && !created) && localCopy ? <DraftOffer copies={[localCopy]} /> : null}
       {fileError ? (
         <p className="flash flash-error" role="alert">
           {fileError}
