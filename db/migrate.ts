@@ -13,6 +13,7 @@ import * as bylines from "../migrations/2026_11_25_000026_bylines";
 import * as correctionsEmbargoSources from "../migrations/2026_11_25_000027_corrections_embargo_sources";
 import * as searchStems from "../migrations/2026_11_25_000028_search_stems";
 import * as pagesMenus from "../migrations/2026_11_25_000029_pages_menus";
+import * as newcomerRound2 from "../migrations/2026_11_25_000030_newcomer_round_2";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_25_000027_corrections_embargo_sources": correctionsEmbargoSources,
   "2026_11_25_000028_search_stems": searchStems,
   "2026_11_25_000029_pages_menus": pagesMenus,
+  "2026_11_25_000030_newcomer_round_2": newcomerRound2,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -185,6 +185,16 @@ export interface MediaTable {
   height: number | null;
   uploaded_by: string | null;
   created_at: Timestamp;
+  /** Issue 31 item 16: hex SHA-256 of the file's bytes (null for files stored before it). */
+  sha256: string | null;
+}
+
+/** Issue 31 item 13: a one-time token of the new-article form, and the article its first submit made. */
+export interface FormTokensTable {
+  token: string;
+  user_id: string;
+  article_id: string | null;
+  created_at: Timestamp;
 }
 
 export interface LoginAttemptsTable {
@@ -452,6 +462,7 @@ export interface Database {
   article_corrections: ArticleCorrectionsTable;
   article_sources: ArticleSourcesTable;
   pages: PagesTable;
+  form_tokens: FormTokensTable;
 }
 
 export type User = Selectable<UsersTable>;

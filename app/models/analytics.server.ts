@@ -27,8 +27,8 @@ export interface DashboardStats {
   week_views: number;
   month_views: number;
   daily_views: DailyViews[];
-  top_articles: { id: string; title: string; published_at: string | null; views: number }[];
-  recent_articles: { id: string; title: string; status: string; published_at: string | null; views: number }[];
+  top_articles: { id: string; title: string; slug: string; published_at: string | null; views: number }[];
+  recent_articles: { id: string; title: string; status: string; published_at: string | null; views: number; author_id: string | null }[];
 }
 
 /** Every day of the window, oldest first, with 0 for days without views. */
@@ -62,7 +62,7 @@ export async function getDashboardStats({
       .execute(),
     db
       .selectFrom("articles")
-      .select(["id", "title", "published_at", "views"])
+      .select(["id", "title", "slug", "published_at", "views"])
       .where("status", "=", "published")
       .orderBy("views", "desc")
       .orderBy("published_at", "desc")
@@ -70,7 +70,7 @@ export async function getDashboardStats({
       .execute(),
     db
       .selectFrom("articles")
-      .select(["id", "title", "status", "published_at", "views"])
+      .select(["id", "title", "status", "published_at", "views", "author_id"])
       .$if(Boolean(readable), (q) => q.where(readable!))
       .orderBy("created_at", "desc")
       .limit(recent)

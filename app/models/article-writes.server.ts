@@ -20,8 +20,11 @@ import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
 import { keptFields, recordRevision } from "./article-revision.server";
 import { scienceSave } from "./article-science.server";
+import { slugFollowsTitle } from "./article-slug-rule.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { addOwnerByline, fillTagSlugs, saveBylineFields } from "./bylines.server";
+import { refuseSpentFormToken, spendFormToken } from "./form-token.server";
+import { carryAltToMedia } from "./media-alt.server";
 
 // Article writes (SPEC §2 'Article list', 'Article editor'; DESIGN §5 permissions). The admin
 // screens and /api/articles call these same functions; permissions are checked here, so no door
@@ -197,7 +200,7 @@ async function requireCategory(trx: DB, categoryId: string) {
 }
 
 /** Creates an article written by actor (SPEC §7 POST /articles/). Reporters create drafts only. */
-export async function createArticle({ actor, input }: { actor: Actor; input: ArticleInput }): Promise<ArticleView> {
+export async function createArticle({ actor, input, formToken }: { actor: Actor; input: ArticleInput; formToken?: string | null }): Promise<ArticleView> {
   if (isReporter(actor) && input.status !== "draft") throw new DomainError(403, REPORTER_DRAFTS_ONLY, "status");
   saveStatus(actor, null, input.status); // issue 14: review and scheduled have their own calls
   const science = scienceSave({ actor, current: null, input, status: input.status, now: new Date().toISOString() }); // issue 29
@@ -205,6 +208,7 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
   const prepared = await prepareSave(input, actor);
   // The images stored for this save are removed again if it does not commit.
   const { id, after } = await writeTransaction(async (trx) => {
+    if (formToken) await refuseSpentFormToken(trx, { token: formToken, userId: actor.id }); // issue 31 item 13
     await requireCategory(trx, input.category_id);
     let slug = input.slug;
     if (slug && (await slugInUse(trx, slug))) throw new DomainError(409, MESSAGES.slugTaken, "slug");
@@ -232,6 +236,8 @@ export async function createArticle({ actor, input }: { actor: Actor; input: Art
     await recordRevision(trx, { articleId: id, actorId: actor.id, before: null }); // issue 15: the first revision
     await science.after(trx, { articleId: id, changed: [] }); // issue 29: sources
     await recordAudit(trx, { actor, action: "article.create", object: articleObject(id, input.title), details: { status: input.status } });
+    if (formToken) await spendFormToken(trx, { token: formToken, userId: actor.id, articleId: id });
+    await carryAltToMedia(trx, { featuredImage: prepared.featuredImage, featuredAlt: input.featured_image_alt, content: prepared.content }); // issue 31 item 16
     return { id, after: await publicFootprint(trx, id) };
   }).catch(discardImagesAndRethrow(prepared));
   await invalidateArticleChange(after);
@@ -295,7 +301,7 @@ export async function updateArticle({
     const before = await publicFootprint(trx, id);
     if (input.version !== undefined && input.version !== current.version) throw conflict(current);
     await requireCategory(trx, input.category_id);
-    const slug = input.slug ?? current.slug;
+    const slug = slugFollowsTitle(current, input) ? await uniqueArticleSlug(trx, input.title, id) : (input.slug ?? current.slug); // issue 31 item 11
     if (slug !== current.slug) {
       if (await slugInUse(trx, slug, id)) throw new DomainError(409, MESSAGES.slugTaken, "slug");
       if (current.status === "published") {
@@ -337,6 +343,7 @@ export async function updateArticle({
     await setArticleTags(trx, { articleId: id, tags: input.tags });
     const bylineFields = await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags }, prepared.search);
+    await carryAltToMedia(trx, { featuredImage: prepared.featuredImage, featuredAlt: input.featured_image_alt, content: prepared.content }); // issue 31 item 16
     const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
     if (slug !== current.slug) fields.push("slug");
     fields.push(...bylineFields);

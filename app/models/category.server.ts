@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
+import { lowerCase, ukOrder } from "../../db/sql/text";
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import type { CategoryInput } from "../utils/newsroom-rules";
@@ -66,7 +68,12 @@ const toView = (row: Omit<CategoryView, "article_count"> & { article_count: numb
 /** Every category by name, with how many articles use each ({ data, total }). */
 export async function listCategories({ skip = 0, limit = 100 }: { skip?: number; limit?: number } = {}) {
   const [rows, total] = await Promise.all([
-    categoryQuery().orderBy("categories.name").offset(skip).limit(limit).execute(),
+    categoryQuery()
+      .orderBy(ukOrder(sql.ref("categories.name")))
+      .orderBy("categories.id")
+      .offset(skip)
+      .limit(limit)
+      .execute(),
     db
       .selectFrom("categories")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -91,10 +98,24 @@ async function slugTaken(trx: DB, slug: string, exceptId?: string) {
   return Boolean(row);
 }
 
+export const DUPLICATE_NAME = "Категорія з такою назвою вже існує (великі й малі літери не розрізняються)";
+
+/** 409 when another category has this name whatever its case (issue 31 item 8; migration 000030 backs it with an index). */
+async function refuseDuplicateName(trx: DB, name: string, exceptId?: string) {
+  const twin = await trx
+    .selectFrom("categories")
+    .select("id")
+    .where(lowerCase(sql.ref("name")), "=", name.toLowerCase())
+    .$if(Boolean(exceptId), (qb) => qb.where("id", "!=", exceptId!))
+    .executeTakeFirst();
+  if (twin) throw new DomainError(409, DUPLICATE_NAME, "name");
+}
+
 /** Creates a category; the slug comes from the name (unique), or is given (409 when taken). */
 export async function createCategory({ actor, input }: { actor: Actor; input: CategoryInput }): Promise<CategoryView> {
   const id = randomUUID();
   await writeTransaction(async (trx) => {
+    await refuseDuplicateName(trx, input.name);
     let slug = input.slug;
     if (slug && (await slugTaken(trx, slug))) throw new DomainError(409, "Категорія з таким slug уже існує", "slug");
     slug ??= await firstFreeSlug(slugify(input.name) || "katehoriia", (s) => slugTaken(trx, s));
@@ -111,6 +132,7 @@ export async function updateCategory({ actor, id, input }: { actor: Actor; id: s
   await writeTransaction(async (trx) => {
     const current = await trx.selectFrom("categories").select(["id", "slug", "name", "description"]).where("id", "=", id).executeTakeFirst();
     if (!current) throw new DomainError(404, "Категорію не знайдено");
+    await refuseDuplicateName(trx, input.name, id);
     const slug = input.slug ?? current.slug;
     if (slug !== current.slug && (await slugTaken(trx, slug, id))) {
       throw new DomainError(409, "Категорія з таким slug уже існує", "slug");

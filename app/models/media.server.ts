@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { basename, resolve, sep } from "node:path";
@@ -132,6 +132,20 @@ export async function storeImage(
   if (buffer.byteLength > MAX_IMAGE_BYTES) refuse(name, REFUSAL.tooLarge);
   const type = sniffImageType(buffer);
   if (!type) refuse(name, REFUSAL.notImage);
+  // Issue 31 item 16: a staff upload of a file the same person already put in the library reuses
+  // that item (theirs: they may delete it and change its alt, as with a fresh upload).
+  const sha256 = createHash("sha256").update(buffer).digest("hex");
+  if (actor && userId) {
+    const same = await executor
+      .selectFrom("media")
+      .select("id")
+      .where("sha256", "=", sha256)
+      .where("uploaded_by", "=", userId)
+      .orderBy("created_at")
+      .executeTakeFirst();
+    const existing = same && (await getMedia({ id: same.id }, executor));
+    if (existing) return existing;
+  }
 
   let width: number;
   let height: number;
@@ -186,6 +200,7 @@ export async function storeImage(
           height,
           uploaded_by: userId,
           created_at: now,
+          sha256,
         })
         .execute();
     if (actor) {

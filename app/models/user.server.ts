@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { sql } from "kysely";
 import { z } from "zod";
 import { db, writeTransaction, type DB } from "../../db/index";
 import type { User } from "../../db/schema";
+import { lowerCase } from "../../db/sql/text";
 import { isCommonPassword } from "../utils/common-passwords.server";
 import { DomainError } from "../utils/errors";
 import { ROLES, type Role } from "../utils/roles";
@@ -192,13 +194,30 @@ async function keepAnActiveAdmin(trx: DB, target: User, message: string) {
   if (Number(others.n) === 0) throw new DomainError(409, message);
 }
 
-/** Creates a staff account; 409 when the username is taken. */
+export const EMAIL_TAKEN = "Цей email уже використовує інший користувач";
+
+/**
+ * 409 when another user has this email whatever its case (issue 31 item 14; migration 000030 adds
+ * a unique index where the existing data allows). Checked inside the write transaction.
+ */
+async function refuseTakenEmail(trx: DB, email: string, exceptId?: string) {
+  const twin = await trx
+    .selectFrom("users")
+    .select("id")
+    .where(lowerCase(sql.ref("email")), "=", email.trim().toLowerCase())
+    .$if(Boolean(exceptId), (qb) => qb.where("id", "!=", exceptId!))
+    .executeTakeFirst();
+  if (twin) throw new DomainError(409, EMAIL_TAKEN, "email");
+}
+
+/** Creates a staff account; 409 when the username or the email is taken. */
 export async function addUser(input: UserCreate, actor: Actor): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   return writeTransaction(async (trx) => {
     if (await getUserByUsername({ username: input.username }, trx)) {
       throw new DomainError(409, "Користувач із таким іменем уже існує", "username");
     }
+    await refuseTakenEmail(trx, input.email);
     const now = new Date().toISOString();
     const user: User = {
       id: randomUUID(),
@@ -239,6 +258,7 @@ export async function updateUser({ actor, actorToken, id, changes }: { actor: Ac
     if (changes.role && changes.role !== "admin") {
       await keepAnActiveAdmin(trx, target, "Не можна змінити роль останнього активного адміністратора");
     }
+    if (changes.email !== undefined) await refuseTakenEmail(trx, changes.email, id);
     await trx
       .updateTable("users")
       .set({
@@ -305,16 +325,23 @@ export async function deleteUser({ actor, id, reassignTo }: { actor: Actor; id: 
 // ---------------------------------------------------------------------------------------------
 // My profile (issue 17): every signed-in person changes their own name, email and password.
 
-export const ProfileSchema = z.object({
-  full_name: NameSchema,
-  email: EmailSchema,
-  current_password: z.string().max(200).optional().default(""),
-  new_password: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(NewPasswordSchema.optional()),
-});
+export const ProfileSchema = z
+  .object({
+    full_name: NameSchema,
+    email: EmailSchema,
+    current_password: z.string().max(200).optional().default(""),
+    new_password: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(NewPasswordSchema.optional()),
+    // Issue 31 item 14: a new password is typed twice.
+    new_password_repeat: z.string().max(200).optional().default(""),
+  })
+  .refine((p) => !p.new_password || p.new_password === p.new_password_repeat, {
+    message: "Паролі не збігаються: введіть новий пароль ще раз так само",
+    path: ["new_password_repeat"],
+  });
 export type ProfileChanges = z.infer<typeof ProfileSchema>;
 
 /**

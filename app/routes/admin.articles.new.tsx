@@ -5,6 +5,7 @@ import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { ScienceFields } from "~/components/newsroom/science-fields";
 import { bylineEditorData } from "~/models/bylines.server";
 import { listCategories } from "~/models/category.server";
+import { issueFormToken } from "~/models/form-token.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
 import { crossrefEnabled } from "~/services/crossref.server";
@@ -45,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       crossref: crossrefEnabled(),
       science: savedScienceValues(null),
       bylines,
+      formToken: issueFormToken(),
     },
     { headers },
   );
@@ -56,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewArticle() {
-  const { categories, canPublish, flash, crossref, science } = useLoaderData<typeof loader>();
+  const { categories, canPublish, flash, crossref, science, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <ArticleEditor
@@ -69,6 +71,7 @@ export default function NewArticle() {
       draftKey={"new"}
       publicUrl={null}
       science={<ScienceFields values={result?.science ?? science} published={false} errors={result?.errors ?? {}} crossref={crossref} />}
+      formToken={formToken}
     />
   );
 }

@@ -1,13 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { AdminHandle } from "~/components/admin/nav";
+import { ReturnedArticles } from "~/components/admin/returned-articles";
 import { formatCount, StatCard } from "~/components/admin/stat-card";
 import { TopArticles } from "~/components/admin/top-articles";
 import { ViewsChart } from "~/components/admin/views-chart";
 import { UpcomingEmbargoes } from "~/components/newsroom/embargo-list";
 import { getDashboardStats } from "~/models/analytics.server";
 import { getDeskOverview } from "~/models/article-desk.server";
+import { listReturnedTo } from "~/models/article-returned.server";
 import { listUpcomingEmbargoes } from "~/models/article-science.server";
+import { canEditArticle } from "~/models/article.server";
 import { requireUser } from "~/services/auth.server";
 import { formatDate, formatDateTime } from "~/utils/format";
 import { useRevalidateEvery } from "~/utils/revalidate";
@@ -17,13 +20,26 @@ export const handle: AdminHandle = { title: TITLE };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [stats, desk, embargoes] = await Promise.all([getDashboardStats({ reader: user }), getDeskOverview(), listUpcomingEmbargoes()]);
+  const [stats, desk, returned, embargoes] = await Promise.all([
+    getDashboardStats({ reader: user }),
+    getDeskOverview(),
+    listReturnedTo({ authorId: user.id }),
+    listUpcomingEmbargoes(),
+  ]);
+  // Edit is offered only where it works (issue 31 item 7): a reporter edits their own drafts and reviews.
+  const recent = stats.recent_articles.map(({ author_id, ...a }) => ({ ...a, editable: canEditArticle(user, { author_id, status: a.status }) }));
   // The review queue is the desk's work: editors and admins see it (issue 14).
-  return { stats, desk: { review: user.role === "reporter" ? null : desk.review, scheduled: desk.scheduled }, embargoes };
+  return {
+    stats: { ...stats, recent_articles: recent },
+    desk: { review: user.role === "reporter" ? null : desk.review, scheduled: desk.scheduled },
+    returned: user.role === "reporter" || returned.length ? returned : null,
+    reporter: user.role === "reporter",
+    embargoes,
+  };
 }
 
 export default function Dashboard() {
-  const { stats, desk, embargoes } = useLoaderData<typeof loader>();
+  const { stats, desk, returned, reporter, embargoes } = useLoaderData<typeof loader>();
   useRevalidateEvery(30_000);
   return (
     <div className="screen">
@@ -43,8 +59,9 @@ export default function Dashboard() {
           <h2 id="chart-title">Views Analytics (Last 30 Days)</h2>
           <ViewsChart data={stats.daily_views} caption="Article views per day, last 30 days" />
         </section>
-        <TopArticles articles={stats.top_articles} />
+        <TopArticles articles={stats.top_articles} publicLinks={reporter} />
       </div>
+      {returned ? <ReturnedArticles items={returned} /> : null}
       <div className="two-cards">
         {desk.review ? (
           <section className="admin-card" aria-labelledby="review-title">
@@ -75,7 +92,7 @@ export default function Dashboard() {
           items={stats.recent_articles}
           empty="No articles found"
           meta={(a) => `${a.published_at ? formatDate(a.published_at) : a.status} · ${formatCount(a.views)} views`}
-          action={{ label: "Edit", name: (title) => `Edit ${title}` }}
+          action={{ label: "Edit", name: (title) => `Edit ${title}`, when: (a) => a.editable }}
         />
       </section>
     </div>
@@ -93,7 +110,7 @@ function ArticleLinks<T extends { id: string; title: string }>({
   items: T[];
   empty: string;
   meta: (article: T) => string;
-  action?: { label: string; name: (title: string) => string };
+  action?: { label: string; name: (title: string) => string; when?: (article: T) => boolean };
   testId?: string;
 }) {
   if (!items.length) return <p className="muted">{empty}</p>;
@@ -102,12 +119,16 @@ function ArticleLinks<T extends { id: string; title: string }>({
       {items.map((a) => (
         <li key={a.id}>
           <div>
-            <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
-              {a.title}
-            </Link>
+            {action?.when?.(a) === false ? (
+              <span className="recent-title">{a.title}</span>
+            ) : (
+              <Link to={`/admin/articles/edit/${a.id}`} className="recent-title">
+                {a.title}
+              </Link>
+            )}
             <div className="muted small">{meta(a)}</div>
           </div>
-          {action ? (
+          {action && (action.when?.(a) ?? true) ? (
             <Link to={`/admin/articles/edit/${a.id}`} className="button button-secondary button-small" aria-label={action.name(a.title)}>
               {action.label}
             </Link>

@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   // Passwords never come back into the form.
-  const { current_password: _current, new_password: _new, intent: _intent, ...values } = formValues(form);
+  const { current_password: _current, new_password: _new, new_password_repeat: _repeat, intent: _intent, ...values } = formValues(form);
   const parsed = parseForm(ProfileSchema, form);
   if (!parsed.ok) return formFailure({ ...parsed, values }, 422, { intent });
   try {
@@ -132,6 +132,7 @@ export default function ProfileScreen() {
               error={errors.new_password}
               hint="Залиште порожнім, щоб не змінювати. Новий пароль завершує ваші сеанси на інших пристроях."
             />
+            <Field label="Повторіть новий пароль" name="new_password_repeat" type="password" autoComplete="new-password" error={errors.new_password_repeat} />
             <Field
               label="Поточний пароль"
               name="current_password"

@@ -13,7 +13,7 @@ import { formFailureOf } from "~/utils/forms";
 import { formFailure, formValues, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { SCREEN_ROLES } from "~/utils/roles";
-import { PIE_COLOURS, SEARCH_SAMPLE } from "~/utils/seo-sample";
+import { pieColour, SEARCH_SAMPLE } from "~/utils/seo-sample";
 
 const TITLE = "SEO аналітика";
 export const handle: AdminHandle = { title: TITLE };
@@ -149,7 +149,7 @@ export default function SeoAnalytics() {
               <PieChart width={260} height={220}>
                 <Pie data={overview.categories} dataKey="count" nameKey="category_name" outerRadius={90} isAnimationActive={false}>
                   {overview.categories.map((c, i) => (
-                    <Cell key={c.category_name} fill={PIE_COLOURS[i % PIE_COLOURS.length]} />
+                    <Cell key={c.category_name} fill={pieColour(i)} />
                   ))}
                 </Pie>
                 <Tooltip />
@@ -159,7 +159,7 @@ export default function SeoAnalytics() {
           <ul className="legend">
             {overview.categories.map((c, i) => (
               <li key={c.category_name}>
-                <span className="swatch" style={{ background: PIE_COLOURS[i % PIE_COLOURS.length] }} aria-hidden="true" />
+                <span className="swatch" style={{ background: pieColour(i) }} aria-hidden="true" />
                 {c.category_name} <span className="muted">({c.count})</span>
               </li>
             ))}

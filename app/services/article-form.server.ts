@@ -1,6 +1,7 @@
 import { data, type AppLoadContext } from "@remix-run/node";
 import { createArticle, getArticleById, updateArticle } from "../models/article.server";
 import type { Actor } from "../models/audit.server";
+import { FormTokenSpent, formTokenOf } from "../models/form-token.server";
 import { storeImage } from "../models/media.server";
 import { EDITOR_CONTENT_KEPT, keepInDocument } from "../utils/document-html";
 import { DomainError } from "../utils/errors";
@@ -146,7 +147,7 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
       parsed.data.featured_image = values.featured_image = await storeFeaturedFile(file, actor);
     }
     if (!id) {
-      const article = await createArticle({ actor, input: parsed.data });
+      const article = await createArticle({ actor, input: parsed.data, formToken: formTokenOf(form.get("form_token")) });
       const message = article.status === "published" ? "Статтю успішно створено й опубліковано" : "Статтю успішно створено";
       // With JavaScript the editor shows the message and moves on after 1.5 s (SPEC §4).
       if (text(form, "js") === "1") return done({ created: { id: article.id, message } });
@@ -156,7 +157,14 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     const message = intent === "publish" ? "Статтю успішно опубліковано" : "Статтю успішно оновлено";
     return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, message);
   } catch (error) {
+    if (error instanceof FormTokenSpent) {
+      // Issue 31 item 13: the same new-article form sent again makes no second article.
+      if (text(form, "js") === "1") return done({ created: { id: error.articleId, message: FORM_SENT_ONCE } });
+      return redirectWithFlash(request, `/admin/articles/edit/${error.articleId}`, FORM_SENT_ONCE);
+    }
     if (!(error instanceof DomainError)) throw error;
     return fail(domainErrorFields(error), error.status);
   }
 }
+
+const FORM_SENT_ONCE = "Статтю вже створено цією формою: повторне надсилання не створило копії";

@@ -21,4 +21,23 @@ export const SEARCH_SAMPLE = {
 } as const;
 
 /** The five pie colours, cycled (SPEC §9). */
-export const PIE_COLOURS = ["#c8102e", "#1a56db", "#17643a", "#b45309", "#6d28d9"] as const;
+// Issue 31 item 18: twelve distinct colours, so the eight categories (and a few more) never share one.
+export const PIE_COLOURS = [
+  "#c8102e",
+  "#1a56db",
+  "#17643a",
+  "#b45309",
+  "#6d28d9",
+  "#0e7490",
+  "#be185d",
+  "#4d7c0f",
+  "#374151",
+  "#9a3412",
+  "#1e3a8a",
+  "#a16207",
+] as const;
+
+/** The i-th category's colour: the palette, then further hues by the golden angle (never a repeat). */
+export function pieColour(i: number): string {
+  return PIE_COLOURS[i] ?? `hsl(${Math.round((i * 137.508) % 360)} 65% 38%)`;
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import { MAX_FILES_PER_REQUEST } from "../../app/utils/upload-limits";
@@ -6,10 +7,15 @@ import { expect, signIn, test, uniqueName } from "./fixtures";
 // Issue 17, item 14: the media library pages past its first 100 items, keeps an alt text per
 // item, and says which articles use an image before it is deleted.
 
-const png = (shade: number) =>
-  sharp({ create: { width: 32, height: 24, channels: 3, background: { r: shade % 256, g: 90, b: 160 } } })
+// Each image is a new file (random first pixels): the library reuses an identical upload (issue 31 item 16).
+const png = (shade: number) => {
+  const pixels = Buffer.alloc(32 * 24 * 3);
+  for (let i = 0; i < pixels.length; i += 3) pixels.set([shade % 256, 90, 160], i);
+  randomBytes(6).copy(pixels, 0);
+  return sharp(pixels, { raw: { width: 32, height: 24, channels: 3 } })
     .png()
     .toBuffer();
+};
 
 /** Uploads images through POST /api/media (one multipart request) as the page's signed-in user. */
 async function upload(request: APIRequestContext, page: Page, names: string[]) {

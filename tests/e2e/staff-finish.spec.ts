@@ -87,16 +87,18 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Зберегти профіль" }).click();
       await expect(page.locator("#current_password-error")).toHaveText("Введіть поточний пароль, щоб змінити email або пароль");
       await page.getByLabel("Поточний пароль").fill("not the password");
-      await page.getByLabel("Новий пароль").fill("password");
+      await page.getByLabel("Новий пароль", { exact: true }).fill("password");
       await page.getByRole("button", { name: "Зберегти профіль" }).click();
       await expect(page.locator("#new_password-error")).toContainText("надто поширений");
-      await page.getByLabel("Новий пароль").fill("Новий-пароль і ще слова");
+      await page.getByLabel("Новий пароль", { exact: true }).fill("Новий-пароль і ще слова");
+      await page.getByLabel("Повторіть новий пароль").fill("Новий-пароль і ще слова");
       await page.getByLabel("Поточний пароль").fill("not the password");
       await page.getByRole("button", { name: "Зберегти профіль" }).click();
       await expect(page.locator("#current_password-error")).toHaveText("Поточний пароль невірний");
       await expect(page.getByLabel("Email")).toHaveValue(`${staff.username}@new.example`);
 
-      await page.getByLabel("Новий пароль").fill("Новий-пароль і ще слова");
+      await page.getByLabel("Новий пароль", { exact: true }).fill("Новий-пароль і ще слова");
+      await page.getByLabel("Повторіть новий пароль").fill("Новий-пароль і ще слова");
       await page.getByLabel("Поточний пароль").fill(staff.password);
       await page.getByRole("button", { name: "Зберегти профіль" }).click();
       await expect(page.getByRole("status")).toHaveText("Профіль збережено. Пароль змінено: інші сеанси завершено.");

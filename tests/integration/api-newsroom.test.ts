@@ -311,7 +311,11 @@ describe("newsroom API", () => {
     expect(res.status).toBe(201);
     const chem = await res.json();
     expect(chem).toMatchObject({ slug: "khimiia-ta-materialy", description: "Опис", article_count: 0 });
-    expect((await (await send("POST", "/api/categories/", admin, { name: "Хімія та матеріали" })).json()).slug).toBe("khimiia-ta-materialy-2");
+    // Issue 31 item 8: the same name (in any case) is refused; a name with the same slug gets -2.
+    const twin = await send("POST", "/api/categories/", admin, { name: "хімія та матеріали" });
+    expect(twin.status).toBe(409);
+    expect((await twin.json()).detail).toMatch(/Категорія з такою назвою вже існує/);
+    expect((await (await send("POST", "/api/categories/", admin, { name: "Хімія — та матеріали" })).json()).slug).toBe("khimiia-ta-materialy-2");
     expect((await send("GET", "/api/categories/admin", reporter)).status).toBe(200);
     expect((await send("GET", `/api/categories/${chem.id}`, reporter)).status).toBe(200);
     expect((await send("GET", "/api/categories/00000000-0000-4000-8000-000000000000", reporter)).status).toBe(404);

@@ -170,6 +170,7 @@ describe("your sessions in the profile", () => {
       full_name: "Власник",
       email: "owner@example.com",
       new_password: "Ясен-пень 42 шипшина",
+      new_password_repeat: "Ясен-пень 42 шипшина",
       current_password: PASSWORD,
     });
     expect(res.status).toBe(302);

@@ -2,7 +2,16 @@ import { Link } from "@remix-run/react";
 import { formatCount } from "./stat-card";
 
 /** 'Top Articles' for the dashboard and (with rank badges) the analytics screen. */
-export function TopArticles({ articles, ranked = false }: { articles: { id: string; title: string; views: number }[]; ranked?: boolean }) {
+export function TopArticles({
+  articles,
+  ranked = false,
+  publicLinks = false,
+}: {
+  articles: { id: string; title: string; slug?: string; views: number }[];
+  ranked?: boolean;
+  /** Link to the public article instead of its editor (a reporter edits only their own drafts, issue 31 item 7). */
+  publicLinks?: boolean;
+}) {
   return (
     <section className="admin-card" aria-labelledby="top-title">
       <h2 id="top-title">Top Articles</h2>
@@ -15,7 +24,7 @@ export function TopArticles({ articles, ranked = false }: { articles: { id: stri
                   {index + 1}
                 </span>
               ) : null}
-              <Link to={`/admin/articles/edit/${a.id}`}>{a.title}</Link>
+              <Link to={publicLinks && a.slug ? `/article/${a.slug}` : `/admin/articles/edit/${a.id}`}>{a.title}</Link>
               <span className="muted">{formatCount(a.views)} views</span>
             </li>
           ))}

@@ -12,6 +12,7 @@ import { ARTICLE_STATUSES, LIMITS, MESSAGES, STATUS_LABELS } from "~/utils/newsr
 import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
 import { BylinePanel } from "./byline-picker";
+import { DraftOffer, type DraftCopy } from "./draft-offer";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -42,6 +43,8 @@ export interface EditorProps {
   tools?: ReactNode;
   /** Issue 29: the embargo, sources and correction fields (science-fields.tsx), inside the form. */
   science?: ReactNode;
+  /** Issue 31 item 13: the new-article form's one-time token. */
+  formToken?: string;
 }
 
 // Review and scheduled (issue 14) have their own calls (desk-panel.tsx): shown only as the current status.
@@ -94,6 +97,13 @@ export function ArticleEditor(props: EditorProps) {
   const admin = useRouteLoaderData<typeof adminLoader>("routes/admin");
   const storageKey = localDraftKey(admin?.user.id ?? "", draftKey);
   const [localDraft, setLocalDraft] = useState<{ values: EditorValues; savedAt: number } | null>(null);
+  // Issue 31 item 9: the browser's copy joins the server's in one offer (draft-offer.tsx).
+  const localCopy: DraftCopy | null = localDraft && {
+    where: "browser",
+    savedAt: new Date(localDraft.savedAt).toISOString(),
+    restore: () => (setV((old) => ({ ...old, ...localDraft.values, version: old.version })), setLocalDraft(null)),
+    discard: () => (window.localStorage.removeItem(storageKey), setLocalDraft(null)),
+  };
   useEffect(() => {
     try {
       if (flash || created) return window.localStorage.removeItem(storageKey);
@@ -225,6 +235,7 @@ export function ArticleEditor(props: EditorProps) {
           values={v}
           dirty={saving ? false : dirty}
           onRestore={(restored) => setV((old) => ({ ...old, ...restored, version: old.version }))}
+          local={localCopy}
         />
       ) : null}
       <TimedMessage message={message} tone="ok" />
@@ -233,33 +244,7 @@ export function ArticleEditor(props: EditorProps) {
           {errorBanner}
         </p>
       ) : null}
-      {localDraft ? (
-        <div className="flash flash-error" role="alert">
-          <p>Є незбережений текст цієї статті з {new Date(localDraft.savedAt).toLocaleString("uk-UA")}.</p>
-          <div className="editor-actions">
-            <button
-              type="button"
-              className="button button-primary button-small"
-              onClick={() => {
-                setV({ ...localDraft.values, version: v.version });
-                setLocalDraft(null);
-              }}
-            >
-              Відновити
-            </button>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => {
-                window.localStorage.removeItem(storageKey);
-                setLocalDraft(null);
-              }}
-            >
-              Відкинути
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {!(mode === "edit" && hydrated && !created) && localCopy ? <DraftOffer copies={[localCopy]} /> : null}
       {fileError ? (
         <p className="flash flash-error" role="alert">
           {fileError}
@@ -274,6 +259,7 @@ export function ArticleEditor(props: EditorProps) {
       <Form method="post" encType="multipart/form-data" className="editor" noValidate>
         <input type="hidden" name="version" value={v.version} />
         <input type="hidden" name="js" value={hydrated ? "1" : ""} />
+        {props.formToken ? <input type="hidden" name="form_token" value={props.formToken} /> : null}
         <div className="editor-main admin-card">
           <div className="editor-tabs" role="group" aria-label="Режим">
             <button

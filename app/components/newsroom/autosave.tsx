@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { EditorValues } from "~/services/article-form.server";
-import { formatDateTime } from "~/utils/format";
+import { formatPublicDateTime } from "~/utils/public-format";
+import { DraftOffer, type DraftCopy } from "./draft-offer";
 
 // The editor's server-side autosave (issue 15), with JavaScript: after 30 s of changes the values
 // go to PUT /api/articles/{id}/autosave (one copy per article and user, not a revision). When the
@@ -15,11 +16,14 @@ export function ServerAutosave({
   values,
   dirty,
   onRestore,
+  local,
 }: {
   articleId: string;
   values: EditorValues;
   dirty: boolean;
   onRestore: (values: Partial<EditorValues>) => void;
+  /** The browser's own copy, offered in the same notice (issue 31 item 9). */
+  local?: DraftCopy | null;
 }) {
   const [offer, setOffer] = useState<{ saved_at: string; fields: Partial<EditorValues> } | null>(null);
   const [savedAt, setSavedAt] = useState<string | null>(null);
@@ -64,36 +68,30 @@ export function ServerAutosave({
 
   return (
     <>
-      {offer ? (
-        <div className="flash flash-error" role="alert" data-testid="autosave-offer">
-          <p>Є автозбережена версія від {formatDateTime(offer.saved_at)}, новіша за збережений текст.</p>
-          <div className="editor-actions">
-            <button
-              type="button"
-              className="button button-primary button-small"
-              onClick={() => {
-                onRestore(offer.fields);
-                setOffer(null);
-              }}
-            >
-              Відновити
-            </button>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => {
-                void fetch(url, { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
-                setOffer(null);
-              }}
-            >
-              Відкинути
-            </button>
-          </div>
-        </div>
-      ) : null}
+      <DraftOffer
+        copies={[
+          ...(offer
+            ? [
+                {
+                  where: "server" as const,
+                  savedAt: offer.saved_at,
+                  restore: () => {
+                    onRestore(offer.fields);
+                    setOffer(null);
+                  },
+                  discard: () => {
+                    void fetch(url, { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
+                    setOffer(null);
+                  },
+                },
+              ]
+            : []),
+          ...(local ? [local] : []),
+        ]}
+      />
       {savedAt ? (
         <p className="muted small" role="status" data-testid="autosave-status">
-          Автозбережено на сервері о {formatDateTime(savedAt)}
+          Автозбережено на сервері {formatPublicDateTime(savedAt)}
         </p>
       ) : null}
     </>

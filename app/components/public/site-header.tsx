@@ -45,6 +45,18 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
     if (mobile.current) mobile.current.open = false;
   };
   useEffect(close, [location.pathname, location.search]);
+  // Issue 31 item 18: Escape closes the phone menu and gives focus back to its button.
+  useEffect(() => {
+    const menu = mobile.current;
+    if (!menu) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !menu.open) return;
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    };
+    menu.addEventListener("keydown", onKey);
+    return () => menu.removeEventListener("keydown", onKey);
+  }, []);
 
   return (
     <header className="site-header">

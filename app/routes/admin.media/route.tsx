@@ -5,8 +5,6 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import { z } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
 import { ConfirmStep } from "~/components/newsroom/ui";
-import { Field } from "~/components/ui/field";
-import { RouteDialog } from "~/components/ui/route-dialog";
 import { deleteMedia, getMedia, listMedia, MEDIA_ALT_MAX, mediaStats, mediaUsage, setMediaAlt, type MediaItem } from "~/models/media.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
@@ -14,12 +12,13 @@ import { FieldTooLargeError, NotMultipartError, parseImageUpload, UploadAbortedE
 import styles from "~/styles/media.css";
 import newsroomStyles from "~/styles/newsroom.css";
 import { DomainError } from "~/utils/errors";
-import { formatDate } from "~/utils/format";
 import { formFailureOf, type FormFailure } from "~/utils/forms";
 import { formFailure, parseForm } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { MEDIA_TYPES, type MediaTypeFilter } from "~/utils/media-types";
-import { kb, thumb, UploadTab, type UploadResult } from "./upload-tab";
+import { AltDialog } from "./alt-dialog";
+import { MediaCard } from "./media-card";
+import { UploadTab, type UploadResult } from "./upload-tab";
 
 const TITLE = "Media Library";
 export const handle: AdminHandle = { title: "Медіа" };
@@ -318,71 +317,17 @@ export default function MediaScreen() {
             ) : (
               <ul className={view === "list" ? "media-list" : "media-grid"} aria-label="Media">
                 {items.map((item) => (
-                  <li key={item.id} className={`media-card${selected.includes(item.id) ? " is-selected" : ""}`}>
-                    <div className="media-thumb">
-                      <img src={thumb(item.url)} alt={item.alt ?? item.name} loading="lazy" width={item.width ?? undefined} height={item.height ?? undefined} />
-                      <label className="media-check">
-                        <input
-                          type="checkbox"
-                          name="ids"
-                          value={item.id}
-                          checked={selected.includes(item.id)}
-                          onChange={() => toggle(item.id)}
-                          disabled={!canDelete(item)}
-                          aria-label={`Select ${item.name}`}
-                        />
-                      </label>
-                      <div className="media-actions">
-                        <button
-                          type="button"
-                          className="button button-secondary button-small"
-                          onClick={() => copyUrl(item.url)}
-                          aria-label={`Copy URL of ${item.name}`}
-                        >
-                          Copy URL
-                        </button>
-                        <a
-                          className="button button-secondary button-small"
-                          href={item.url}
-                          target="_blank"
-                          rel="noreferrer"
-                          aria-label={`Open ${item.name} full size`}
-                        >
-                          Open
-                        </a>
-                        <button
-                          type="button"
-                          className="button button-secondary button-small"
-                          onClick={() => toggle(item.id)}
-                          disabled={!canDelete(item)}
-                          aria-label={`${selected.includes(item.id) ? "Unselect" : "Select"} ${item.name}`}
-                        >
-                          {selected.includes(item.id) ? "Unselect" : "Select"}
-                        </button>
-                      </div>
-                    </div>
-                    <div className="media-info">
-                      <p className="media-name" title={item.name}>
-                        {item.name}
-                      </p>
-                      <p className="muted small">
-                        <span>{kb(item.size)}</span> · <span>{item.dimensions}</span> · <span>{formatDate(item.uploadedAt)}</span>
-                      </p>
-                      <p className="media-alt small">
-                        {item.alt ? <span title={item.alt}>Опис: {item.alt}</span> : <span className="muted">Без опису</span>}
-                        {canDelete(item) ? (
-                          <Link to={withParams({ alt: item.id })} preventScrollReset className="media-alt-edit" aria-label={`Змінити опис ${item.name}`}>
-                            {item.alt ? "Змінити" : "Додати опис"}
-                          </Link>
-                        ) : null}
-                        {hydrated ? (
-                          <button type="button" className="link-button" onClick={() => copyMarkdown(item)} aria-label={`Копіювати Markdown ${item.name}`}>
-                            Markdown
-                          </button>
-                        ) : null}
-                      </p>
-                    </div>
-                  </li>
+                  <MediaCard
+                    key={item.id}
+                    item={item}
+                    selected={selected.includes(item.id)}
+                    canChange={canDelete(item)}
+                    hydrated={hydrated}
+                    altHref={withParams({ alt: item.id })}
+                    onToggle={() => toggle(item.id)}
+                    onCopyUrl={() => copyUrl(item.url)}
+                    onCopyMarkdown={() => copyMarkdown(item)}
+                  />
                 ))}
               </ul>
             )}
@@ -398,42 +343,7 @@ export default function MediaScreen() {
           ) : null}
         </>
       )}
-      {altItem ? (
-        <RouteDialog
-          title={`Опис зображення «${altItem.name}»`}
-          titleId="alt-dialog-title"
-          closeTo={withParams({ alt: null })}
-          returnFocus={`a[href*="alt=${altItem.id}"]`}
-        >
-          <Form method="post" action={withParams({ alt: null })} className="form" noValidate>
-            <input type="hidden" name="intent" value="alt" />
-            <input type="hidden" name="id" value={altItem.id} />
-            <img src={thumb(altItem.url)} alt="" className="alt-preview" />
-            <Field
-              label="Опис (alt)"
-              name="alt"
-              defaultValue={altFailure?.values.alt ?? altItem.alt ?? ""}
-              maxLength={MEDIA_ALT_MAX}
-              error={altFailure?.errors.alt}
-              hint="Що на зображенні, для читачів, які його не бачать. Його підставляє «Markdown» при вставленні в статтю."
-              autoFocus
-            />
-            {altFailure?.formError ? (
-              <p className="form-error" role="alert">
-                {altFailure.formError}
-              </p>
-            ) : null}
-            <div className="dialog-actions">
-              <Link to={withParams({ alt: null })} className="button button-secondary">
-                Скасувати
-              </Link>
-              <button type="submit" className="button button-primary">
-                Зберегти опис
-              </button>
-            </div>
-          </Form>
-        </RouteDialog>
-      ) : null}
+      {altItem ? <AltDialog item={altItem} closeTo={withParams({ alt: null })} failure={altFailure} maxLength={MEDIA_ALT_MAX} /> : null}
       {usage ? (
         <ConfirmStep
           question={`Ці зображення використовуються в статтях: ${usage.usage
