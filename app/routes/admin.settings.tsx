@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import type { AdminHandle } from "~/components/admin/nav";
 import { CommentSpamFields } from "~/components/admin/comment-spam-fields";
+import type { AdminHandle } from "~/components/admin/nav";
 import { CheckboxField, Field } from "~/components/ui/field";
 import { getSiteSettings, saveSiteSettings, SettingsFormSchema } from "~/models/settings.server";
 import { requireRole } from "~/services/auth.server";
