@@ -6,7 +6,8 @@ import { createPublishedArticle } from "./public-data";
 // it, replies, and deletes their own comment; an editor moderates in one screen with bulk actions
 // and the sidebar badge. Site-wide (it turns comments on and moderation off and on again): runs
 // among the *.global specs and puts the settings back.
-test.describe.configure({ mode: "serial" });
+// Each test signs in and waits out the minimum fill time more than once: more than the default 30 s on a busy box.
+test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 const slug = uniqueName("e2e-comments");
 const title = "Стаття для коментарів";
