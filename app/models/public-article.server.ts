@@ -5,7 +5,7 @@ import { ftsMatch, ftsRank } from "../../db/sql/search";
 import type { Byline } from "../utils/bylines";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
 import { searchTerms } from "../utils/search-query";
-import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { articleRows, bySlugOrId, countPublished, findRedirectedArticle } from "./article-queries.server";
 import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
 import { HOMEPAGE_BLOCKS, getHomepageLayout } from "./homepage.server";
@@ -144,19 +144,21 @@ export async function getArticlePageById({ id }: { id: string }) {
 
 /** The shared selection plus what the article page shows beyond a card. */
 function articlePageQuery(base: ReturnType<typeof articleRows>) {
-  return base
-    .select([
-      "articles.content_html",
-      "articles.seo_title",
-      "articles.seo_description",
-      "articles.meta_keywords",
-      "articles.og_image",
-      "articles.canonical_url",
-      "articles.featured_image_alt",
-      "articles.featured_image_caption",
-    ])
-    .select(tagNames)
-    .select(tagLinks);
+  return (
+    base
+      .select([
+        "articles.content_html",
+        "articles.seo_title",
+        "articles.seo_description",
+        "articles.meta_keywords",
+        "articles.og_image",
+        "articles.canonical_url",
+        "articles.featured_image_alt",
+        "articles.featured_image_caption",
+      ])
+      // Issue 29: the tags with their page slugs (their names are the `tags` list).
+      .select(tagLinks)
+  );
 }
 
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
@@ -193,7 +195,7 @@ function toPublicArticle(article: ArticlePageRow) {
     image_alt: article.featured_image_alt,
     image_caption: article.featured_image_caption,
     time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
-    tags: parseTagNames(article.tags),
+    tags: parseTagLinks(article.tag_links).map((t) => t.name),
   };
 }
 
@@ -298,16 +300,19 @@ export async function listSitemapPages() {
  * the last of six files at 60,000 articles costs what the first does (issue 25).
  */
 export async function listSitemapArticles({ offset, limit }: { offset: number; limit: number }) {
-  return db
-    .selectFrom("articles")
-    .select(["slug", "updated_at", "published_at"])
-    .where("status", "=", "published")
-    .where("noindex", "=", 0)
-    .orderBy("published_at")
-    .orderBy(sql`rowid`)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return (
+    db
+      .selectFrom("articles")
+      .select(["slug", "updated_at", "published_at"])
+      .where("status", "=", "published")
+      // A literal, so SQLite may walk the partial index articles_indexable_published (a bound 0 would not match it).
+      .where(sql<boolean>`noindex = 0`)
+      .orderBy("published_at")
+      .orderBy(sql`rowid`)
+      .limit(limit)
+      .offset(offset)
+      .execute()
+  );
 }
 
 /** One search hit: the card plus highlighted title and snippet, marked with \u0001...\u0002. */
