@@ -142,23 +142,20 @@ export async function getArticlePageById({ id }: { id: string }) {
   return article ? toPublicArticle(article) : undefined;
 }
 
-/** The shared selection plus what the article page shows beyond a card. */
+/** The shared selection plus what the article page shows beyond a card (issue 29: the tags with their page slugs). */
 function articlePageQuery(base: ReturnType<typeof articleRows>) {
-  return (
-    base
-      .select([
-        "articles.content_html",
-        "articles.seo_title",
-        "articles.seo_description",
-        "articles.meta_keywords",
-        "articles.og_image",
-        "articles.canonical_url",
-        "articles.featured_image_alt",
-        "articles.featured_image_caption",
-      ])
-      // Issue 29: the tags with their page slugs (their names are the `tags` list).
-      .select(tagLinks)
-  );
+  return base
+    .select([
+      "articles.content_html",
+      "articles.seo_title",
+      "articles.seo_description",
+      "articles.meta_keywords",
+      "articles.og_image",
+      "articles.canonical_url",
+      "articles.featured_image_alt",
+      "articles.featured_image_caption",
+    ])
+    .select(tagLinks);
 }
 
 type ArticlePageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof articlePageQuery>["executeTakeFirst"]>>>;
