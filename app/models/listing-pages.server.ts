@@ -132,7 +132,7 @@ export async function countIndexable(): Promise<number> {
     .selectFrom("articles")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("status", "=", "published")
-    .where("noindex", "=", 0)
+    .where(sql<boolean>`noindex = 0`)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

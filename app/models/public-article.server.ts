@@ -3,7 +3,7 @@ import { db } from "../../db/index";
 import type { BlockId } from "../../db/schema";
 import type { Byline } from "../utils/bylines";
 import { formatPublicDate, formatPublicDateTime, readingMinutes } from "../utils/public-format";
-import { articleRows, bySlugOrId, countPublished, findRedirectedArticle, parseTagNames, tagNames } from "./article-queries.server";
+import { articleRows, bySlugOrId, countPublished, findRedirectedArticle } from "./article-queries.server";
 import { articleScience } from "./article-science.server";
 import { parseBylines, parseTagLinks, tagLinks } from "./bylines.server";
 import { MENU_CATEGORY_SLUGS } from "./category.server";
@@ -147,7 +147,7 @@ export async function getArticlePageById({ id }: { id: string }) {
   return article ? toPublicArticle(article, await articleScience(article.id)) : undefined;
 }
 
-/** The shared selection plus what the article page shows beyond a card. */
+/** The shared selection plus what the article page shows beyond a card (issue 29: the tags with their page slugs). */
 function articlePageQuery(base: ReturnType<typeof articleRows>) {
   return base
     .select([
@@ -163,7 +163,6 @@ function articlePageQuery(base: ReturnType<typeof articleRows>) {
       "articles.updated_significantly_at",
       "articles.embargo_until",
     ])
-    .select(tagNames)
     .select(approvedCommentCount)
     .select(tagLinks);
 }
@@ -202,7 +201,7 @@ function toPublicArticle(article: ArticlePageRow, science: Awaited<ReturnType<ty
     image_alt: article.featured_image_alt,
     image_caption: article.featured_image_caption,
     time: article.published_at ? formatPublicDate(article.published_at) : "Just now",
-    tags: parseTagNames(article.tags),
+    tags: parseTagLinks(article.tag_links).map((t) => t.name),
     comment_count: Number(article.comment_count ?? 0),
     comments_mode: article.comments_mode,
     // Issue 29 (DESIGN §16): "Оновлено", the embargo (a preview's banner), sources, corrections newest first.
@@ -314,14 +313,17 @@ export async function listSitemapPages() {
  * the last of six files at 60,000 articles costs what the first does (issue 25).
  */
 export async function listSitemapArticles({ offset, limit }: { offset: number; limit: number }) {
-  return db
-    .selectFrom("articles")
-    .select(["slug", "updated_at", "published_at"])
-    .where("status", "=", "published")
-    .where("noindex", "=", 0)
-    .orderBy("published_at")
-    .orderBy(sql`rowid`)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return (
+    db
+      .selectFrom("articles")
+      .select(["slug", "updated_at", "published_at"])
+      .where("status", "=", "published")
+      // A literal, so SQLite may walk the partial index articles_indexable_published (a bound 0 would not match it).
+      .where(sql<boolean>`noindex = 0`)
+      .orderBy("published_at")
+      .orderBy(sql`rowid`)
+      .limit(limit)
+      .offset(offset)
+      .execute()
+  );
 }
