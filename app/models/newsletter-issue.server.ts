@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { db, writeTransaction } from "../../db/index";
 import { utcDayBefore } from "../utils/dates";
 import { recordAudit, SYSTEM, type Actor, type AuditWho } from "./audit.server";
+import { getSettings, saveSettings, type NewsletterSettings } from "./settings.server";
 
 // Newsletter sends (issue 28 items 3–4, docs/decisions/027): an issue is one email (the weekly
 // digest or one article), rendered once; the queue holds one row per issue and confirmed subscriber
@@ -288,4 +289,14 @@ export async function digestArticles({ now = new Date(), limit = 5 }: { now?: Da
     .execute();
   const strip = ({ week_views: _, ...r }: DigestArticle & { week_views?: unknown }): DigestArticle => r;
   return { mostRead: mostRead.map(strip), newest: newest.filter((r) => !taken.has(r.id)).slice(0, limit) };
+}
+
+/** An admin changes the digest's day and hour (settings group `newsletter`), audited like any setting. */
+export async function saveDigestSchedule({ value, actor }: { value: NewsletterSettings; actor: Actor }): Promise<void> {
+  await writeTransaction(async (trx) => {
+    const before = await getSettings("newsletter", trx);
+    await saveSettings("newsletter", value, trx);
+    const changed = (Object.keys(value) as (keyof NewsletterSettings)[]).filter((k) => before[k] !== value[k]).map((k) => `newsletter.${k}`);
+    if (changed.length) await recordAudit(trx, { actor, action: "settings.save", object: { type: "settings", label: "Розсилка" }, details: { keys: changed } });
+  });
 }

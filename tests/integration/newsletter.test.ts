@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIssue, sweepSends } from "../../app/models/newsletter-issue.server";
+import { createIssue, saveDigestSchedule, sweepSends } from "../../app/models/newsletter-issue.server";
 import { confirmSubscription, subscribe } from "../../app/models/newsletter.server";
-import { saveSettings } from "../../app/models/settings.server";
 import { runDigest, sendDueMail } from "../../app/services/newsletter.server";
 import { db } from "../../db/index";
-import { migrated, request } from "../helpers";
+import { migrated, request, TEST_ACTOR } from "../helpers";
 import { linkIn, startSmtp, type TestSmtp } from "../smtp";
 
 // Issue 28 items 3–4 with a real SMTP server in this process (tests/smtp.ts): subscribe, confirm,
@@ -157,7 +156,9 @@ async function article(title: string, publishedAt: string, status = "published")
 
 describe("the weekly digest", () => {
   it("is made at its day and hour (Kyiv), once a week, with the week's most-read and newest articles", async () => {
-    await saveSettings("newsletter", { digest_enabled: true, digest_day: 3, digest_hour: 9 });
+    await saveDigestSchedule({ value: { digest_enabled: true, digest_day: 3, digest_hour: 9 }, actor: TEST_ACTOR });
+    const audited = await db.selectFrom("audit_log").select("details").where("action", "=", "settings.save").execute();
+    expect(JSON.parse(audited.at(-1)!.details!).keys).toEqual(["newsletter.digest_day"]);
     const newest = await article("Свіжа стаття тижня", "2026-11-24T10:00:00.000Z");
     const read = await article("Популярна стаття тижня", "2026-11-20T10:00:00.000Z");
     const oldButRead = await article("Стара, але найчитаніша", "2026-11-01T10:00:00.000Z");
@@ -198,6 +199,12 @@ describe("the weekly digest", () => {
     // Long headers are folded (RFC 5322): read them unfolded.
     expect(mail.raw.replace(/\r\n[ \t]+/g, " ")).toContain(`List-Unsubscribe: <${unsubscribe}>`);
     expect(mail.mail.html).toContain(unsubscribe);
+
+    // Each issue is in the audit log, by the system for the digest.
+    const sends = await db.selectFrom("audit_log").select(["username", "details"]).where("action", "=", "newsletter.send").execute();
+    expect(sends).toHaveLength(1);
+    expect(sends[0].username).toBeNull();
+    expect(JSON.parse(sends[0].details!)).toEqual({ kind: "digest", recipients: 1 });
 
     // The next week's digest comes on the next Wednesday.
     expect(await runDigest({ now: new Date(WEDNESDAY_9_KYIV.getTime() + 7 * 24 * 3_600_000) })).toBeDefined();

@@ -69,6 +69,15 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/audit": ADMIN_SCREEN, // issue 25: the audit log and its CSV
   "/admin/audit.csv": ADMIN_SCREEN,
   "/admin/comments": EDITOR_SCREEN, // issue 28: comment moderation
+  // Issue 28: the newsletter (a confirmation link without its token is a 404) and its admin screen;
+  // issue 31 item 20: forgot password, open to anyone.
+  "/newsletter": OPEN,
+  "/newsletter/confirm": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },
+  "/newsletter/unsubscribe": OPEN,
+  "/admin/newsletter": EDITOR_SCREEN,
+  "/admin/newsletter.csv": EDITOR_SCREEN,
+  "/admin/forgot-password": OPEN,
+  "/admin/reset-password": OPEN,
   "/admin/profile": STAFF_SCREEN, // everyone edits their own
   "/admin/profile/two-factor": STAFF_SCREEN, // everyone's own second factor (issue 25)
   "/api/*": { anonymous: 404, reporter: 404, editor: 404, admin: 404 },

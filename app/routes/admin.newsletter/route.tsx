@@ -3,9 +3,9 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import type { AdminHandle } from "~/components/admin/nav";
 import { Field } from "~/components/ui/field";
-import { listFailures, listIssues } from "~/models/newsletter-issue.server";
+import { listFailures, listIssues, saveDigestSchedule } from "~/models/newsletter-issue.server";
 import { listSubscribers, removeSubscriber, subscriberCounts } from "~/models/newsletter.server";
-import { getSettings, NewsletterSettingsSchema, saveSettings } from "~/models/settings.server";
+import { getSettings, NewsletterSettingsSchema } from "~/models/settings.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
 import { MAIL_NOT_SET_UP, mailConfigured } from "~/services/mail.server";
@@ -79,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (user.role !== "admin") throw new Response("Access Denied", { status: 403 });
     const parsed = digestSchema().safeParse(Object.fromEntries(form));
     if (!parsed.success) return data({ formError: parsed.error.issues[0].message }, { status: 422 });
-    await saveSettings("newsletter", parsed.data);
+    await saveDigestSchedule({ value: parsed.data, actor: user });
     return redirectWithFlash(request, "/admin/newsletter", "Розклад дайджесту збережено.");
   }
   if (intent === "send-article") {
