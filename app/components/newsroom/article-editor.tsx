@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CheckboxField, Field } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
 import type { loader as adminLoader } from "~/routes/admin";
 import type { EditorValues } from "~/services/article-form.server";
 import { EDITOR_CONTENT_KEPT, useDocumentText } from "~/utils/document-html";
@@ -13,6 +13,9 @@ import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
 import { BylinePanel } from "./byline-picker";
 import { DraftOffer, type DraftCopy } from "./draft-offer";
+import { FeaturedImagePanel } from "./featured-image-panel";
+import { MarkdownToolbar } from "./markdown-toolbar";
+import { SeoPanel } from "./seo-panel";
 import { TimedMessage } from "./ui";
 
 // The article editor (SPEC §2 'Article editor', Ukrainian). One <Form> that works without
@@ -72,7 +75,6 @@ export function ArticleEditor(props: EditorProps) {
   const [previewHtml, setPreviewHtml] = useState<string | null>(serverPreview);
   const [fileError, setFileError] = useState<string | null>(null);
   const [featuredPreview, setFeaturedPreview] = useState<string | null>(null);
-  const [featuredWidth, setFeaturedWidth] = useState<number | null>(null);
   const content = useRef<HTMLTextAreaElement>(null);
   // Fields changed since the last answer of the server: their messages from it no longer apply.
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
@@ -155,58 +157,6 @@ export function ArticleEditor(props: EditorProps) {
       live = false;
     };
   }, [previewing, hydrated, tooLong, v.content]);
-
-  function edit(transform: (text: string, start: number, end: number) => { text: string; start: number; end: number }) {
-    const area = content.current;
-    if (!area) return;
-    const result = transform(area.value, area.selectionStart, area.selectionEnd);
-    setV((old) => ({ ...old, content: result.text }));
-    requestAnimationFrame(() => {
-      area.focus();
-      area.setSelectionRange(result.start, result.end);
-    });
-  }
-  const wrap = (before: string, after: string, placeholder: string) =>
-    edit((text, start, end) => {
-      const selected = text.slice(start, end) || placeholder;
-      return {
-        text: text.slice(0, start) + before + selected + after + text.slice(end),
-        start: start + before.length,
-        end: start + before.length + selected.length,
-      };
-    });
-  const prefixLines = (prefix: string) =>
-    edit((text, start, end) => {
-      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-      const block = text.slice(lineStart, end) || "текст";
-      const replaced = block
-        .split("\n")
-        .map((line) => prefix + line.replace(/^(#{1,3} |- |> )/, ""))
-        .join("\n");
-      return { text: text.slice(0, lineStart) + replaced + text.slice(end), start: lineStart, end: lineStart + replaced.length };
-    });
-  const insertAtCursor = (snippet: string) =>
-    edit((text, start, end) => ({ text: text.slice(0, start) + snippet + text.slice(end), start: start + snippet.length, end: start + snippet.length }));
-
-  const imagePicker = useRef<HTMLInputElement>(null);
-  const pendingAlt = useRef("");
-  async function insertImage(file: File) {
-    const problem = checkImage(file);
-    if (problem) return setFileError(problem);
-    setFileError(null);
-    try {
-      // Stored in the media library right away, inserted by URL (DESIGN §8).
-      const body = new FormData();
-      body.append("file", file, file.name);
-      const response = await fetch("/api/media", { method: "POST", body, credentials: "same-origin" });
-      const result = await response.json().catch(() => null);
-      const url: string | undefined = response.ok ? result?.data?.[0]?.url : undefined;
-      if (!url) return setFileError(result?.detail ?? MESSAGES.fileReadError);
-      insertAtCursor(`\n![${pendingAlt.current.replace(/[[\]]/g, "")}](${url})\n`);
-    } catch {
-      setFileError(MESSAGES.fileReadError);
-    }
-  }
 
   const message = created?.message ?? flash;
   const errorBanner = formError ? `Error: ${formError}` : Object.keys(errors).length ? "Error saving article: перевірте позначені поля" : null;
@@ -320,66 +270,7 @@ export function ArticleEditor(props: EditorProps) {
             <Field as="custom" label="Вміст (Markdown)" name="content" error={errors.content} counter={{ value: v.content, max: LIMITS.content }}>
               {(control) => (
                 <>
-                  {hydrated ? (
-                    <div className="editor-toolbar" role="toolbar" aria-label="Форматування">
-                      <button type="button" onClick={() => prefixLines("# ")} aria-label="Заголовок 1">
-                        H1
-                      </button>
-                      <button type="button" onClick={() => prefixLines("## ")} aria-label="Заголовок 2">
-                        H2
-                      </button>
-                      <button type="button" onClick={() => prefixLines("### ")} aria-label="Заголовок 3">
-                        H3
-                      </button>
-                      <button type="button" onClick={() => wrap("**", "**", "жирний текст")} aria-label="Жирний">
-                        B
-                      </button>
-                      <button type="button" onClick={() => wrap("*", "*", "курсив")} aria-label="Курсив">
-                        <em>I</em>
-                      </button>
-                      <button
-                        type="button"
-                        aria-label="Посилання"
-                        onClick={() => {
-                          const url = window.prompt("Адреса посилання (https://…)", "https://");
-                          if (url) wrap("[", `](${url})`, "текст посилання");
-                        }}
-                      >
-                        Link
-                      </button>
-                      <button type="button" onClick={() => prefixLines("- ")} aria-label="Список">
-                        •
-                      </button>
-                      <button type="button" onClick={() => prefixLines("> ")} aria-label="Цитата">
-                        ❝
-                      </button>
-                      <button
-                        type="button"
-                        aria-label="Вставити зображення"
-                        onClick={() => {
-                          const alt = window.prompt("Опис зображення (alt-текст)");
-                          if (alt === null) return;
-                          pendingAlt.current = alt.trim() || "Image in article";
-                          imagePicker.current?.click();
-                        }}
-                      >
-                        Img
-                      </button>
-                      <input
-                        ref={imagePicker}
-                        type="file"
-                        accept="image/*"
-                        hidden
-                        aria-hidden="true"
-                        tabIndex={-1}
-                        onChange={(event) => {
-                          const file = event.target.files?.[0];
-                          event.target.value = "";
-                          if (file) void insertImage(file);
-                        }}
-                      />
-                    </div>
-                  ) : null}
+                  {hydrated ? <MarkdownToolbar area={content} onText={(text) => setV((old) => ({ ...old, content: text }))} onError={setFileError} /> : null}
                   <textarea {...control} ref={content} rows={20} value={v.content} onChange={set("content")} />
                 </>
               )}
@@ -446,116 +337,22 @@ export function ArticleEditor(props: EditorProps) {
           </div>
 
           {props.science}
-          <div className="editor-panel">
-            <h3>Головне зображення</h3>
-            {featuredPreview || v.featured_image ? (
-              <img
-                src={featuredPreview ?? v.featured_image}
-                alt="Головне зображення статті"
-                className="featured-preview"
-                // An image already loaded before hydration fires no load event: read it on mount too.
-                ref={(img) => {
-                  if (img?.complete && img.naturalWidth) setFeaturedWidth(img.naturalWidth);
-                }}
-                onLoad={(event) => setFeaturedWidth(event.currentTarget.naturalWidth)}
-              />
-            ) : null}
-            {(featuredPreview || v.featured_image) && featuredWidth && featuredWidth < LIMITS.featuredMinWidth ? (
-              <p className="field-warning" role="status">
-                Зображення має ширину {featuredWidth} px, менше за {LIMITS.featuredMinWidth} px: на широкому екрані й у соцмережах воно буде розмитим.
-              </p>
-            ) : null}
-            <input type="hidden" name="featured_image" value={v.featured_image} />
-            <Field
-              label="Завантажити зображення"
-              name="featured_image_file"
-              error={errors.featured_image_file ?? errors.featured_image}
-              type="file"
-              accept="image/*"
-              onChange={async (event) => {
-                const input = event.target;
-                const file = input.files?.[0];
-                setFeaturedPreview(null);
-                if (!file) return;
-                const problem = checkImage(file);
-                if (problem) {
-                  setFileError(problem);
-                  input.value = "";
-                  return;
-                }
-                setFileError(null);
-                try {
-                  setFeaturedPreview(await readAsDataUrl(file));
-                } catch {
-                  setFileError(MESSAGES.fileReadError);
-                  input.value = "";
-                }
-              }}
-            />
-            <p className="muted small">JPG, PNG, GIF або WebP, до 5 МБ; найкраще від {LIMITS.featuredMinWidth} px завширшки.</p>
-            <Field
-              label="Опис зображення (alt)"
-              name="featured_image_alt"
-              error={errors.featured_image_alt}
-              value={v.featured_image_alt}
-              onChange={set("featured_image_alt")}
-              maxLength={LIMITS.imageAlt}
-              hint="Що на зображенні: для читачів, які його не бачать."
-            />
-            <Field
-              label="Підпис (автор фото)"
-              name="featured_image_caption"
-              error={errors.featured_image_caption}
-              value={v.featured_image_caption}
-              onChange={set("featured_image_caption")}
-              maxLength={LIMITS.imageCaption}
-              placeholder="Фото: NASA/JPL"
-            />
-            {v.featured_image ? <CheckboxField label="Видалити зображення" name="remove_featured_image" /> : null}
-          </div>
+          <FeaturedImagePanel
+            image={v.featured_image}
+            alt={v.featured_image_alt}
+            caption={v.featured_image_caption}
+            errors={errors}
+            preview={featuredPreview}
+            onPreview={setFeaturedPreview}
+            onAlt={set("featured_image_alt")}
+            onCaption={set("featured_image_caption")}
+            onError={setFileError}
+          />
 
-          <div className="editor-panel">
-            <h3>SEO</h3>
-            <Field
-              label="SEO-заголовок"
-              name="seo_title"
-              error={errors.seo_title}
-              counter={{ value: v.seo_title, max: LIMITS.seoTitle }}
-              value={v.seo_title}
-              onChange={set("seo_title")}
-              maxLength={LIMITS.seoTitle}
-            />
-            <Field
-              as="textarea"
-              label="SEO-опис"
-              name="seo_description"
-              error={errors.seo_description}
-              counter={{ value: v.seo_description, max: LIMITS.seoDescription }}
-              rows={3}
-              value={v.seo_description}
-              onChange={set("seo_description")}
-              maxLength={LIMITS.seoDescription}
-            />
-          </div>
+          <SeoPanel title={v.seo_title} description={v.seo_description} errors={errors} onTitle={set("seo_title")} onDescription={set("seo_description")} />
           <BylinePanel />
         </div>
       </Form>
     </section>
   );
-}
-
-/** SPEC §5 'Images': an image type and at most 5 MB, else the SPEC message (in Ukrainian). */
-function checkImage(file: File): string | null {
-  if (!file.type.startsWith("image/")) return MESSAGES.fileNotImage;
-  if (file.size > LIMITS.imageBytes) return MESSAGES.fileTooLarge;
-  return null;
-}
-
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
 }
