@@ -1,11 +1,10 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { AdminHandle } from "~/components/admin/nav";
 import { EmbargoBadge, UpcomingEmbargoes } from "~/components/newsroom/embargo-list";
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
-import { Field } from "~/components/ui/field";
 import { listUpcomingEmbargoes } from "~/models/article-science.server";
 import { bulkArticleAction, canEditArticle, canReadArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
 import { listCategories } from "~/models/category.server";
@@ -18,6 +17,8 @@ import { formFailureOf } from "~/utils/forms";
 import { formFailure } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
 import { ADMIN_SORTS, ARTICLE_STATUSES, BULK_ACTIONS, STATUS_LABELS, type AdminSort, type ArticleStatus, type BulkAction } from "~/utils/newsroom-rules";
+import { ArticleFilters } from "./article-filters";
+import { ArticleUrl, QUESTIONS, RowAction } from "./row-parts";
 
 const TITLE = "Статті";
 const PAGE_SIZE = 20; // SPEC §9
@@ -80,12 +81,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-const QUESTIONS = {
-  publish: (t: string) => `Опублікувати статтю «${t}»?`,
-  unpublish: (t: string) => `Зняти з публікації статтю «${t}»?`,
-  delete: (t: string) => `Видалити статтю «${t}»? Цю дію не можна скасувати.`,
-} as const;
-type Intent = keyof typeof QUESTIONS;
 const INTENTS = ["publish", "unpublish", "delete", "bulk"] as const;
 
 const BULK_QUESTIONS: Record<BulkAction, (n: number) => string> = {
@@ -167,8 +162,6 @@ export default function ArticleList() {
   const confirm = actionData?.ok && "confirm" in actionData ? actionData.confirm : null;
   const bulk = actionData?.ok && "bulk" in actionData ? actionData.bulk : null;
   const hydrated = useHydrated();
-  const submit = useSubmit();
-  const searchTimer = useRef<ReturnType<typeof setTimeout>>();
   const [selected, setSelected] = useState<string[]>([]);
   const selectable = articles.filter((a) => a.editable || canPublish).map((a) => a.id);
   const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
@@ -177,8 +170,6 @@ export default function ArticleList() {
     setSelected((current) => current.filter((id) => articles.some((a) => a.id === id)));
   }, [articles]);
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
-  // Filters apply as they change (with JavaScript); the button stays for a page without it.
-  const applyFilters = (form: HTMLFormElement | null) => form && submit(form, { replace: true, preventScrollReset: true });
   const sortHref = (column: "created" | "views" | "title") => {
     const params = new URLSearchParams(location.search);
     const current = filters.sort === column;
@@ -210,7 +201,6 @@ export default function ArticleList() {
       if (!failure) setSelected([]);
     }
   }, [navigation.state, navigation.formData, failure]);
-  const filtered = Boolean(filters.q || filters.status || filters.category);
   const pageHref = (page: number) => {
     const params = new URLSearchParams(location.search);
     params.set("page", String(page));
@@ -229,63 +219,7 @@ export default function ArticleList() {
       <UpcomingEmbargoes items={embargoes} compact />
       {failure?.formError ? <TimedMessage message={failure.formError} tone="error" ms={6000} /> : null}
 
-      <Form method="get" className="filters" role="search" aria-label="Фільтри статей">
-        {filters.sort !== "created" || filters.dir !== "desc" ? (
-          <>
-            <input type="hidden" name="sort" value={filters.sort} />
-            <input type="hidden" name="dir" value={filters.dir} />
-          </>
-        ) : null}
-        <Field
-          label="Пошук"
-          name="q"
-          type="search"
-          defaultValue={filters.q}
-          key={`q-${filters.q}`}
-          placeholder="Заголовок, текст, теги"
-          onChange={(event) => {
-            const form = event.currentTarget.form;
-            clearTimeout(searchTimer.current);
-            searchTimer.current = setTimeout(() => applyFilters(form), 400);
-          }}
-        />
-        <Field
-          as="select"
-          label="Статус"
-          name="status"
-          defaultValue={filters.status}
-          key={`s-${filters.status}`}
-          onChange={(event) => applyFilters(event.currentTarget.form)}
-        >
-          <option value="">Усі</option>
-          {ARTICLE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </Field>
-        <Field
-          as="select"
-          label="Категорія"
-          name="category"
-          defaultValue={filters.category}
-          key={`c-${filters.category}`}
-          onChange={(event) => applyFilters(event.currentTarget.form)}
-        >
-          <option value="">Усі</option>
-          {categories.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </Field>
-        <button type="submit" className="button button-secondary">
-          Шукати
-        </button>
-        <Link to="/admin/articles" className="button button-secondary" aria-disabled={!filtered || undefined}>
-          Clear Filters
-        </Link>
-      </Form>
+      <ArticleFilters filters={filters} categories={categories} />
 
       <p className="muted small" aria-live="polite">
         {navigation.state === "loading" && navigation.location.pathname === "/admin/articles"
@@ -458,72 +392,6 @@ export default function ArticleList() {
         />
       ) : null}
     </section>
-  );
-}
-
-/** A row action that asks first: a browser dialog with JavaScript, a confirmation step without. */
-function RowAction({ intent, id, title, back, label, danger }: { intent: Intent; id: string; title: string; back: string; label: string; danger?: boolean }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === id && navigation.formData?.get("intent") === intent;
-  return (
-    <Form
-      method="post"
-      onSubmit={(event) => {
-        if (!window.confirm(QUESTIONS[intent](title))) event.preventDefault();
-      }}
-    >
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="back" value={back} />
-      <input type="hidden" name="confirmed" value={hydrated ? "1" : ""} />
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        className={danger ? "button button-danger button-small" : "button button-secondary button-small"}
-        aria-label={`${label} ${title}`}
-        disabled={busy}
-      >
-        {busy ? "…" : label}
-      </button>
-    </Form>
-  );
-}
-
-function ArticleUrl({ slug, title }: { slug: string; title: string }) {
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState(false);
-  const path = `/article/${slug}`;
-  return (
-    <div className="url-cell">
-      <code>{path}</code>
-      {hydrated ? (
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Копіювати URL ${title}`}
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(new URL(path, window.location.origin).href);
-              setCopied(true);
-              setTimeout(() => setCopied(false), 2000);
-            } catch {
-              setCopied(false);
-            }
-          }}
-        >
-          {copied ? "✓" : "Copy"}
-        </button>
-      ) : null}
-      <a href={path} target="_blank" rel="noopener noreferrer" className="icon-button" aria-label={`Відкрити ${title} у новій вкладці`}>
-        ↗
-      </a>
-      {copied ? (
-        <span className="visually-hidden" role="status">
-          Скопійовано
-        </span>
-      ) : null}
-    </div>
   );
 }
 
