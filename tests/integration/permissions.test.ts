@@ -43,6 +43,13 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/tag/:slug": OPEN,
   "/tag/:slug/rss.xml": OPEN,
   "/news-sitemap.xml": OPEN,
+  // Issue 29: corrections and their feed (public); the Crossref lookup is staff only, and 404 while lookups are off.
+  "/corrections": OPEN,
+  "/corrections/rss.xml": OPEN,
+  "/api/sources/lookup": { anonymous: 401, reporter: 404, editor: 404, admin: 404 },
+  // Issue 27: import and export (admin only); the export is a POST from that screen.
+  "/admin/import": ADMIN_SCREEN,
+  "/admin/import/export": WRITE_ONLY_API,
   "/admin/authors": EDITOR_SCREEN,
   "/admin/profile/author": STAFF_SCREEN,
   "/admin": STAFF_SCREEN,
