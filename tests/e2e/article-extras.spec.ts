@@ -75,7 +75,7 @@ test("featured image: alt text and caption from the editor reach the public page
   await expect(page.getByRole("status").filter({ hasText: "ширину 400 px" })).toBeVisible();
   await page.getByLabel("Опис зображення (alt)").fill("Телескоп на тлі нічного неба");
   await page.getByLabel("Підпис (автор фото)").fill("Фото: Марія Шевчук");
-  await page.getByRole("button", { name: "Опублікувати" }).click();
+  await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/, { timeout: 20_000 });
   await expect(page.getByLabel("Опис зображення (alt)")).toHaveValue("Телескоп на тлі нічного неба");
   const slug = await page.getByRole("textbox", { name: "Slug (адреса статті)", exact: true }).inputValue();

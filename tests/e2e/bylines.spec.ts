@@ -41,7 +41,7 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("spinbutton", { name: `Порядок: ${guest}` })).toHaveValue("1");
     await page.getByRole("button", { name: `Нижче: ${guest}` }).click();
     await expect(page.getByRole("spinbutton", { name: `Порядок: ${guest}` })).toHaveValue("2");
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("checkbox", { name: `${guest} (гість)` })).toBeChecked();
     const slug = await page.getByRole("textbox", { name: "Slug (адреса статті)", exact: true }).inputValue();
@@ -96,12 +96,12 @@ test.describe("without JavaScript", () => {
     await page.getByRole("checkbox", { name: `${guest} (гість)` }).check();
     await page.getByRole("spinbutton", { name: `Порядок: ${guest}` }).fill("1");
     await page.getByRole("spinbutton", { name: "Порядок: Андрій Мельник" }).fill("2");
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.locator("#authors-error")).toHaveText("Першим автором має бути працівник редакції (власник статті)");
     await page.getByRole("spinbutton", { name: `Порядок: ${guest}` }).fill("2");
     await page.getByRole("spinbutton", { name: "Порядок: Андрій Мельник" }).fill("1");
     await page.getByRole("checkbox", { name: "Не індексувати" }).check();
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("checkbox", { name: "Не індексувати" })).toBeChecked();
     const slug = await page.getByRole("textbox", { name: "Slug (адреса статті)", exact: true }).inputValue();

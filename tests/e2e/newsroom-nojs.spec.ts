@@ -48,7 +48,7 @@ test("editor: messages, server preview, featured image upload, publish, public p
     .png()
     .toBuffer();
   await page.getByLabel("Завантажити зображення").setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
-  await page.getByRole("button", { name: "Опублікувати" }).click();
+  await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("status")).toHaveText("Статтю успішно створено й опубліковано");
   await expect(page.getByRole("img", { name: "Головне зображення статті" })).toHaveAttribute("src", /^\/media\/[0-9a-f]{32}\.png$/);
@@ -77,7 +77,7 @@ test("editor: messages, server preview, featured image upload, publish, public p
   expect((await page.request.get(`/article/${slug}-nove`)).status()).toBe(200);
   await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
   await expect(page.getByRole("status")).toHaveText("Статтю успішно оновлено");
-  await expect(page.getByRole("button", { name: "Опублікувати" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Опублікувати", exact: true })).toBeVisible();
   expect((await page.request.get(`/article/${slug}-nove`)).status()).toBe(404);
 });
 
@@ -106,7 +106,7 @@ test("list: the confirmation step for unpublish and delete, with the public effe
   await field(page, "Заголовок").fill(title);
   await field(page, "Вміст (Markdown)").fill("Текст");
   await field(page, "Категорія").selectOption({ label: "Біологія" });
-  await page.getByRole("button", { name: "Опублікувати" }).click();
+  await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText("Статтю успішно створено й опубліковано");
   const slug = await field(page, "Slug (адреса статті)").inputValue();
 

@@ -35,7 +35,7 @@ test.describe("article editor (JavaScript on)", () => {
   test("validation messages, preview, create → edit route, publish, update, archive with the public effect", async ({ page }) => {
     await signIn(page, "editor");
     await page.goto("/admin/articles/new");
-    await expect(page.getByRole("button", { name: "Опублікувати" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Опублікувати", exact: true })).toBeDisabled();
     await expect(page.getByText("0/60")).toBeVisible();
     await expect(page.getByText("0/160")).toBeVisible();
 
@@ -62,7 +62,7 @@ test.describe("article editor (JavaScript on)", () => {
     await expect(page.getByTestId("preview").getByRole("heading", { name: "Заголовок розділу" })).toBeVisible();
     await expect(page.getByTestId("preview").locator("strong")).toHaveText("статті");
     await page.getByRole("button", { name: "Редагування" }).click();
-    await expect(page.getByRole("button", { name: "Опублікувати" })).toBeEnabled();
+    await expect(page.getByRole("button", { name: "Опублікувати", exact: true })).toBeEnabled();
 
     await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Статтю успішно створено" })).toBeVisible({ timeout: 20_000 });
@@ -72,7 +72,7 @@ test.describe("article editor (JavaScript on)", () => {
     await expect(field(page, "Теги (через кому)")).toHaveValue(/^тест, e2e, плейрайт$/);
     expect(await publicStatus(page, slug)).toBe(404);
 
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Статтю успішно опубліковано" })).toBeVisible();
     // The message clears after 3 s.
     await expect(page.getByRole("status").filter({ hasText: "Статтю успішно опубліковано" })).toBeHidden({ timeout: 5000 });
@@ -82,7 +82,7 @@ test.describe("article editor (JavaScript on)", () => {
 
     // On a live article the publish button updates it, and "Save as draft" asks before taking it down.
     await expect(page.getByRole("button", { name: "Оновити публікацію" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Опублікувати" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Опублікувати", exact: true })).toHaveCount(0);
     let question = "";
     page.once("dialog", (dialog) => {
       question = dialog.message();
@@ -303,7 +303,7 @@ test.describe("reporter permissions", () => {
 
     // Their own editor offers drafts only; a forged publish is refused with a message.
     await page.goto("/admin/articles/new");
-    await expect(page.getByRole("button", { name: "Опублікувати" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Опублікувати", exact: true })).toHaveCount(0);
     await fillArticle(page, uniqueName("Репортерська"));
     await page.evaluate(() => {
       const option = document.createElement("option");

@@ -65,7 +65,7 @@ test.describe("with JavaScript", () => {
     await sources.getByLabel("Тип").nth(2).selectOption("dataset");
     await sources.getByLabel("Назва").nth(2).fill("Набір даних спостережень");
 
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.getByText(/Статтю під ембарго до .* не можна опублікувати раніше/)).toBeVisible();
     await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
     await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);
@@ -74,7 +74,7 @@ test.describe("with JavaScript", () => {
     await expect(sources.getByLabel("DOI").first()).toHaveValue("10.1101/2024.05.01.592000");
     await expect(sources.getByLabel("Назва").nth(1)).toHaveValue("Набір даних спостережень");
     await expect(page.getByLabel("Примітка до ембарго")).toHaveValue("Nature, 16:00 Лондон");
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.getByText(/Статтю під ембарго до .* не можна опублікувати раніше/)).toBeVisible();
 
     await page.goto("/admin/dashboard");
@@ -87,7 +87,7 @@ test.describe("corrections, with JavaScript", () => {
     await signIn(page, "editor");
     const title = uniqueName("Виправлення");
     await newArticle(page, title);
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.getByRole("status")).toContainText("опубліковано");
     await page.waitForURL(/\/admin\/articles\/edit\//);
     const panel = page.getByTestId("correction-panel");
@@ -124,7 +124,7 @@ test.describe("without JavaScript", () => {
     await expect(sources.getByText(/DOI має вигляд 10\.NNNN/)).toBeVisible();
     await expect(sources.getByLabel("Назва").first()).toHaveValue("Стаття в Nature");
     await sources.getByLabel("DOI").first().fill("doi:10.1038/ABC.1");
-    await page.getByRole("button", { name: "Опублікувати" }).click();
+    await page.getByRole("button", { name: "Опублікувати", exact: true }).click();
     await expect(page.getByText(/Статтю під ембарго до .* не можна опублікувати раніше/)).toBeVisible();
     await page.getByRole("button", { name: "Зберегти як чернетку" }).click();
     await expect(page).toHaveURL(/\/admin\/articles\/edit\/[0-9a-f-]{36}$/);

@@ -26,7 +26,7 @@ export function CommentsModeControl({ articleId, mode }: { articleId: string; mo
         ))}
       </select>{" "}
       <button type="submit" className="button button-secondary button-small" disabled={busy}>
-        Зберегти
+        Зберегти режим
       </button>{" "}
       <a href={`/admin/comments?article_id=${articleId}&status=approved`} className="small">
         Модерація
