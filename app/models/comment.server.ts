@@ -116,27 +116,30 @@ function queueQuery(filter: CommentFilter) {
   return query;
 }
 
+/** What a moderator sees of a comment (its article, and who moderated it last). */
+const MODERATED_COLUMNS = [
+  "comments.id",
+  "comments.article_id",
+  "articles.title as article_title",
+  "articles.slug as article_slug",
+  "comments.parent_id",
+  "comments.author_name",
+  "comments.author_email",
+  "comments.body",
+  "comments.status",
+  "comments.held_reason",
+  "comments.ip",
+  "comments.created_at",
+  "comments.moderated_at",
+  "moderator.username as moderated_by",
+] as const;
+
 /** One page of a queue, newest first, with its total. */
 export async function listComments({ filter, skip, limit }: { filter: CommentFilter; skip: number; limit: number }) {
   const [rows, total] = await Promise.all([
     queueQuery(filter)
       .leftJoin("users as moderator", "moderator.id", "comments.moderated_by")
-      .select([
-        "comments.id",
-        "comments.article_id",
-        "articles.title as article_title",
-        "articles.slug as article_slug",
-        "comments.parent_id",
-        "comments.author_name",
-        "comments.author_email",
-        "comments.body",
-        "comments.status",
-        "comments.held_reason",
-        "comments.ip",
-        "comments.created_at",
-        "comments.moderated_at",
-        "moderator.username as moderated_by",
-      ])
+      .select(MODERATED_COLUMNS)
       .orderBy("comments.created_at", "desc")
       .orderBy("comments.id", "desc")
       .limit(limit)
@@ -184,22 +187,7 @@ async function listCommentsByIds(ids: string[], executor: DB = db) {
     .selectFrom("comments")
     .innerJoin("articles", "articles.id", "comments.article_id")
     .leftJoin("users as moderator", "moderator.id", "comments.moderated_by")
-    .select([
-      "comments.id",
-      "comments.article_id",
-      "articles.title as article_title",
-      "articles.slug as article_slug",
-      "comments.parent_id",
-      "comments.author_name",
-      "comments.author_email",
-      "comments.body",
-      "comments.status",
-      "comments.held_reason",
-      "comments.ip",
-      "comments.created_at",
-      "comments.moderated_at",
-      "moderator.username as moderated_by",
-    ])
+    .select(MODERATED_COLUMNS)
     .where("comments.id", "in", ids)
     .execute();
   return { comments: rows as ModeratedComment[] };
