@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import { CheckboxField } from "~/components/ui/field";
 import type { FieldErrors } from "~/utils/forms";
 import { SCIENCE_LIMITS, SOURCE_KIND_LABELS, SOURCE_KINDS, type ScienceValues, type SourceRow } from "~/utils/science-rules";
 
@@ -146,10 +147,7 @@ export function ScienceFields({ values, published, errors, crossref }: ScienceFi
       {published ? (
         <div className="editor-panel" data-testid="correction-panel">
           <h3>Виправлення</h3>
-          <div className="field field-checkbox">
-            <input id="correction" type="checkbox" name="correction" defaultChecked={values.correction} onChange={(e) => setCorrection(e.target.checked)} />
-            <label htmlFor="correction">Це виправлення</label>
-          </div>
+          <CheckboxField label="Це виправлення" name="correction" defaultChecked={values.correction} onChange={(e) => setCorrection(e.target.checked)} />
           {correction || !hydrated || err("correction_note") ? (
             <div className="field">
               <label htmlFor="correction_note">Що виправлено (покажемо читачам)</label>
@@ -169,10 +167,7 @@ export function ScienceFields({ values, published, errors, crossref }: ScienceFi
               ) : null}
             </div>
           ) : null}
-          <div className="field field-checkbox">
-            <input id="significant_update" type="checkbox" name="significant_update" defaultChecked={values.significant_update} />
-            <label htmlFor="significant_update">Суттєве оновлення (змінює «Оновлено»)</label>
-          </div>
+          <CheckboxField label="Суттєве оновлення (змінює «Оновлено»)" name="significant_update" defaultChecked={values.significant_update} />
         </div>
       ) : null}
       <div className="editor-panel" data-testid="embargo-panel">
