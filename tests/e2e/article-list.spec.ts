@@ -112,7 +112,7 @@ test.describe("article list (JavaScript off)", () => {
     await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveAttribute("aria-sort", "ascending");
 
     await page.getByRole("searchbox", { name: "Пошук" }).fill(prefix);
-    await page.getByRole("button", { name: "Шукати" }).click();
+    await page.getByRole("button", { name: "Шукати", exact: true }).click();
     await expect(page).toHaveURL(/sort=created&dir=asc/);
     await expect(page.locator("table.article-table tbody tr")).toHaveCount(2);
 

@@ -185,7 +185,7 @@ test.describe("article list (JavaScript on)", () => {
     await expect(page.getByRole("navigation", { name: "Сторінки" }).locator("[aria-current=page]")).toHaveText("2");
 
     await page.getByRole("searchbox", { name: "Пошук" }).fill(word);
-    await page.getByRole("button", { name: "Шукати" }).click();
+    await page.getByRole("button", { name: "Шукати", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(word)}`));
     await expect(page.getByRole("row")).toHaveCount(2);
     await expect(page.getByRole("link", { name: `Стаття ${word} про науку`, exact: true })).toBeVisible();
@@ -193,7 +193,7 @@ test.describe("article list (JavaScript on)", () => {
     await expect(page.getByRole("searchbox", { name: "Пошук" })).toHaveValue(word);
 
     await page.getByLabel("Статус").selectOption("published");
-    await page.getByRole("button", { name: "Шукати" }).click();
+    await page.getByRole("button", { name: "Шукати", exact: true }).click();
     await expect(page.getByText("No articles found")).toBeVisible();
 
     await page.getByRole("link", { name: "Clear Filters" }).click();
