@@ -46,6 +46,10 @@ export const COPIED_TABLES = [
   "article_corrections",
   "article_sources",
   "pages",
+  "import_sources",
+  "redirects",
+  "import_jobs",
+  "form_tokens",
 ] as const;
 
 /** Tables a migration fills on a new site: emptied on the target before the copy. */
@@ -66,6 +70,7 @@ const SERIAL_KEYS: Record<string, string> = {
   newsletter_queue: "id",
   article_corrections: "id",
   article_sources: "id",
+  import_jobs: "id",
 };
 
 export interface CopyReport {
