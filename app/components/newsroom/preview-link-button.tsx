@@ -113,7 +113,7 @@ export function PreviewLinkButton({ articleId, live }: { articleId: string; live
 function LiveLinkNote({ expiresAt }: { expiresAt: string }) {
   return (
     <p className="small" data-testid="preview-live">
-      Посилання для перегляду діє до {formatPublicDateTime(expiresAt)}. Його показують лише раз, коли створюють; якщо воно загубилося, замініть його.
+      {`Посилання для перегляду діє до ${formatPublicDateTime(expiresAt)}.`} Його показують лише раз, коли створюють; якщо воно загубилося, замініть його.
     </p>
   );
 }
@@ -140,7 +140,7 @@ export function PreviewLinkResult({ link, onRevoke, articleId }: { link: Link; o
   return (
     <div className="flash flash-ok preview-link-result">
       <p>
-        Посилання для перегляду створено (діє до {formatPublicDateTime(link.expires_at)}):{" "}
+        {`Посилання для перегляду створено (діє до ${formatPublicDateTime(link.expires_at)}):`}{" "}
         <a href={link.url} target="_blank" rel="noreferrer" data-testid="preview-url">
           {link.url}
         </a>

@@ -24,7 +24,7 @@ export function StaffBar({ staff, editUrl }: { staff: StaffBarData; editUrl: str
         </p>
       ) : null}
       <div className="staff-bar-row">
-        <span className="staff-bar-who">Ви ввійшли як {staff.name}</span>
+        <span className="staff-bar-who">{`Ви ввійшли як ${staff.name}`}</span>
         <a href="/admin/dashboard">Адмін-панель</a>
         {editUrl ? <a href={editUrl}>Редагувати</a> : null}
       </div>
