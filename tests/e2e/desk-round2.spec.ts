@@ -105,7 +105,10 @@ for (const js of [true, false]) {
       await expect(panel).toContainText("Олена Коваленко");
       await expect(panel.getByTestId("conflict-theirs").locator("del")).toContainText(["яскраві"]);
       await expect(panel.getByTestId("conflict-mine").locator("ins")).toContainText(["й супутники"]);
-      await expect(panel.getByTestId("conflict-theirs")).toContainText("Сатурн має яскраві кільця.");
+      // jsdiff gives a common run its trailing space ("кільця " before an added word), so the
+      // columns are compared by their words.
+      await expect(panel.getByTestId("conflict-theirs")).toContainText(/Сатурн має яскраві кільця\s?\./);
+      await expect(panel.getByTestId("conflict-mine")).toContainText(/Сатурн має кільця й супутники\./);
       // Besides the old advice, the text stays in the form.
       await expect(page.getByRole("alert").filter({ hasText: "Статтю вже змінив(ла) Олена Коваленко" })).toBeVisible();
       await expect(field(page, "Вміст (Markdown)")).toHaveValue("Сатурн має кільця й супутники.");
