@@ -52,10 +52,10 @@ export default function PublicLayout() {
           {navigation.location.pathname === "/" ? "loading latest science news" : "Завантаження..."}
         </div>
       ) : null}
-      {staff ? <StaffBar staff={staff} editUrl={editUrl ?? null} /> : null}
       <a className="skip-link" href="#main">
         Перейти до основного вмісту
       </a>
+      {staff ? <StaffBar staff={staff} editUrl={editUrl ?? null} /> : null}
       <SiteHeader siteTitle={site.title} categories={categories} now={now} />
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />

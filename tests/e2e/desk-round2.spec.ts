@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { expect, signIn, test, uniqueName } from "./fixtures";
 
@@ -179,6 +180,13 @@ for (const js of [true, false]) {
       await page.goto(`/article/${slug}`);
       const bar = page.getByRole("region", { name: "Панель редакції" });
       await expect(bar).toContainText("Ви ввійшли як Андрій Мельник");
+      if (js) {
+        const results = await new AxeBuilder({ page }).include(".staff-bar").analyze();
+        expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+      }
+      // The skip link stays the first thing a keyboard reaches.
+      await page.keyboard.press("Tab");
+      await expect(page.getByRole("link", { name: "Перейти до основного вмісту" })).toBeFocused();
       await bar.getByRole("link", { name: "Редагувати" }).click();
       await expect(page).toHaveURL(`/admin/articles/edit/${id}`);
 
