@@ -8,9 +8,15 @@ import { createCategory } from "../../app/models/category.server";
 import { previewArticleId } from "../../app/models/preview-link.server";
 import { createUser } from "../../app/models/user.server";
 import { sessionStorage } from "../../app/services/session.server";
+import { MESSAGES } from "../../app/utils/newsroom-rules";
 import { formatPublicDateTime } from "../../app/utils/public-format";
 import { db } from "../../db/index";
 import { migrated, request, sendJson, TEST_ACTOR, tokenFor } from "../helpers";
+
+// The CPU pool's time budget (decision 018), read when the build is first loaded (the first
+// request): short, so two unrelated texts are refused quickly, as in cpu-budgets.test.ts. This file
+// runs in its own process (vitest.config.ts), so no other file sees it.
+process.env.CPU_JOB_MS = "2000";
 
 const send = sendJson;
 async function cookieFor(userId: string) {
@@ -247,6 +253,31 @@ describe("item 12: an edit conflict shows both versions and can keep mine", () =
     expect(stale.status).toBe(409);
     expect(await stale.text()).toMatch(/name="conflict_version"[^>]*value="4"/);
     expect((await (await send("GET", `/api/articles/${a.id}`, editor)).json()).content).toBe("Венера — друга планета");
+  });
+
+  it("two versions too different to compare within the CPU budget: the conflict says so and 'keep mine' still works (decision 018)", async () => {
+    const words = (n: number, seed: number) => {
+      let x = seed;
+      return Array.from({ length: n }, () => `слово${(x = (x * 1103515245 + 12345) % 2147483648) % 997}`).join(" ");
+    };
+    const a = await draft(editor, "Конфлікт", "Короткий текст");
+    const path = `/admin/articles/edit/${a.id}`;
+    expect(
+      (await send("PUT", `/api/articles/${a.id}`, editor2, { title: "Конфлікт", content: words(5_000, 1), category_id: category, status: "draft" })).status,
+    ).toBe(200);
+    const refused = await form(path, editorCookie, { ...editorFields(a, words(5_000, 2), 1), slug: a.slug });
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain("Конфлікт редагування");
+    expect(html).toContain(MESSAGES.diffTooComplex);
+    expect(html).not.toContain('data-testid="conflict-theirs"');
+    expect(html).toContain("Залишити мою версію");
+    const kept = await form(path, editorCookie, {
+      ...editorFields(a, words(5_000, 2), 1, { intent: "keep-mine", conflict_version: "2", conflict_intent: "save" }),
+      slug: a.slug,
+    });
+    expect(kept.status).toBe(302);
+    expect((await (await send("GET", `/api/articles/${a.id}`, editor)).json()).content).toBe(words(5_000, 2));
   });
 
   it("an unknown conflict intent falls back to a plain save, never a publish; an unknown intent is 400", async () => {
