@@ -1,5 +1,6 @@
 import { db, type DB } from "../../db/index";
 import { DomainError } from "../utils/errors";
+import { formatPublicDateTime } from "../utils/public-format";
 import type { KeptFields } from "../utils/revision-fields";
 import { getArticleById } from "./article-queries.server";
 
@@ -28,6 +29,9 @@ export const KEPT_FIELD_LABELS: Record<keyof KeptFields, string> = {
 const KEPT = Object.keys(KEPT_FIELD_LABELS) as (keyof KeptFields)[];
 
 export const FIRST_VERSION = "Перша версія";
+
+/** The line of a revision written by a restore (issue 31 item 17): "Відновлено з версії від 25.11.2026 о 14:05". */
+export const restoredSummary = (revisionCreatedAt: string) => `Відновлено з версії від ${formatPublicDateTime(revisionCreatedAt)}`;
 
 /** The kept fields of an article as stored now (inside the caller's transaction), or undefined. */
 export async function keptFields(executor: DB, articleId: string): Promise<(KeptFields & { updated_at: string; updated_by: string | null }) | undefined> {
@@ -87,7 +91,18 @@ async function insertRevision(trx: DB, row: { articleId: string; authorId: strin
  */
 export async function recordRevision(
   trx: DB,
-  { articleId, actorId, before }: { articleId: string; actorId: string; before: Awaited<ReturnType<typeof keptFields>> | null },
+  {
+    articleId,
+    actorId,
+    before,
+    summary,
+  }: {
+    articleId: string;
+    actorId: string;
+    before: Awaited<ReturnType<typeof keptFields>> | null;
+    /** Replaces the list of changed fields as the revision's line (a restore, issue 31 item 17). */
+    summary?: string;
+  },
 ): Promise<(keyof KeptFields)[]> {
   const after = await keptFields(trx, articleId);
   if (!after) return [];
@@ -102,7 +117,7 @@ export async function recordRevision(
   if (!any) {
     await insertRevision(trx, { articleId, authorId: before.updated_by, createdAt: before.updated_at, summary: FIRST_VERSION, fields: pickKept(before) });
   }
-  await insertRevision(trx, { articleId, authorId: actorId, summary: summarise(changed), fields });
+  await insertRevision(trx, { articleId, authorId: actorId, summary: summary ?? summarise(changed), fields });
   await pruneRevisions(trx, articleId);
   return changed;
 }

@@ -18,7 +18,7 @@ import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "
 import { publishedAtNow, refuseEarlyPublish, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
-import { keptFields, recordRevision } from "./article-revision.server";
+import { keptFields, recordRevision, restoredSummary } from "./article-revision.server";
 import { scienceSave } from "./article-science.server";
 import { slugFollowsTitle } from "./article-slug-rule.server";
 import { recordAudit, type Actor } from "./audit.server";
@@ -258,12 +258,26 @@ function statusAction(from: ArticleStatus, to: ArticleStatus): AuditAction | und
   return undefined;
 }
 
-function conflict(current: { updated_at: string; editor_name?: string | null; editor_username?: string | null }) {
-  const who = current.editor_name || current.editor_username || "інший користувач";
-  return new DomainError(
-    409,
-    `Статтю вже змінив(ла) ${who} ${formatDateTime(current.updated_at)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
-  );
+/**
+ * A save based on an older version (decision 006): 409 naming who saved the newer one. The editor
+ * shows both versions side by side and offers to keep the writer's (issue 31 item 12), a save
+ * based on `version`, the one the writer has now seen.
+ */
+export class EditConflict extends DomainError {
+  constructor(
+    readonly version: number,
+    readonly who: string,
+    readonly updatedAt: string,
+  ) {
+    super(
+      409,
+      `Статтю вже змінив(ла) ${who} ${formatDateTime(updatedAt)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
+    );
+  }
+}
+
+function conflict(current: { version: number; updated_at: string; editor_name?: string | null; editor_username?: string | null }) {
+  return new EditConflict(current.version, current.editor_name || current.editor_username || "інший користувач", current.updated_at);
 }
 
 async function requireEditable(trx: DB, actor: Actor, id: string) {
@@ -287,8 +301,8 @@ export async function updateArticle({
   actor: Actor;
   id: string;
   input: ArticleInput;
-  /** A revision restore (app/services/article-history.server.ts): its id, for the audit entry. */
-  restoredFrom?: number;
+  /** A revision restore (app/services/article-history.server.ts): the revision, for the audit entry and the new revision's line. */
+  restoredFrom?: { id: number; created_at: string };
 }): Promise<ArticleView> {
   const before = await requireEditable(db, actor, id);
   saveStatus(actor, before.status, input.status); // issue 14: the desk's status rules
@@ -344,7 +358,12 @@ export async function updateArticle({
     const bylineFields = await saveBylineFields(trx, { articleId: id, actor, input, ownerId: current.author_id }); // issue 29
     await writeSearchRow(trx, { id, title: input.title, subtitle: input.subtitle, content: prepared.content, tags: input.tags }, prepared.search);
     await carryAltToMedia(trx, { featuredImage: prepared.featuredImage, featuredAlt: input.featured_image_alt, content: prepared.content }); // issue 31 item 16
-    const fields: string[] = await recordRevision(trx, { articleId: id, actorId: actor.id, before: kept }); // issue 15
+    const fields: string[] = await recordRevision(trx, {
+      articleId: id,
+      actorId: actor.id,
+      before: kept,
+      summary: restoredFrom && restoredSummary(restoredFrom.created_at), // issue 31 item 17
+    }); // issue 15
     if (slug !== current.slug) fields.push("slug");
     fields.push(...bylineFields);
     await science.after(trx, { articleId: id, changed: fields }); // issue 29: sources, the correction
@@ -358,7 +377,7 @@ export async function updateArticle({
         details: {
           fields,
           ...(status !== current.status && { from: current.status, to: status }),
-          ...(restoredFrom !== undefined && { revision: restoredFrom }),
+          ...(restoredFrom !== undefined && { revision: restoredFrom.id }),
         },
       });
     }

@@ -6,6 +6,7 @@ import { getPublicArticle, listRelatedArticles } from "~/models/public-article.s
 import { showsArticles } from "~/page-store/page-cache.server";
 import { commentAction } from "~/services/comment-action.server";
 import { commentSection } from "~/services/comment-post.server";
+import { staffEditUrl } from "~/services/staff-bar.server";
 import { keepInDocument } from "~/utils/document-html";
 import { buildMeta, siteFromMatches } from "~/utils/seo-meta";
 
@@ -34,7 +35,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const article = { ...found.article, content_html: keepInDocument(context, found.article.id, found.article.content_html) };
   // Issue 28: the comments (the reader's own recent ones only when the page is rendered for them).
   const comments = await commentSection({ article: found.article, cookieHeader: request.headers.get("Cookie") });
-  return { article, related, comments };
+  // Issue 31 item 19: the staff bar's "Редагувати", for a signed-in reader who may edit it (null for everyone else).
+  const editUrl = await staffEditUrl(request, found.article.id);
+  return { article, related, comments, editUrl };
 }
 
 export default function ArticlePage() {

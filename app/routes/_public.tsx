@@ -1,11 +1,13 @@
-import type { LinksFunction } from "@remix-run/node";
-import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useMatches, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
+import { StaffBar } from "~/components/public/staff-bar";
 import { listMenuCategories } from "~/models/category.server";
 import { listPublishedPageLinks } from "~/models/page.server";
 import { mailConfigured } from "~/services/mail.server";
 import { getPublicSite } from "~/services/public-site.server";
+import { staffBar } from "~/services/staff-bar.server";
 import styles from "~/styles/public.css";
 
 // The public reader site's chrome (SPEC §2 'Header and footer'): a pathless layout, so the admin
@@ -17,14 +19,16 @@ export const links: LinksFunction = () => [
   { rel: "alternate", type: "application/rss+xml", title: "Наука UA — RSS", href: "/rss.xml" },
 ];
 
-export async function loader() {
-  const [site, categories, pages] = await Promise.all([getPublicSite(), listMenuCategories(), listPublishedPageLinks()]);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [site, categories, pages, staff] = await Promise.all([getPublicSite(), listMenuCategories(), listPublishedPageLinks(), staffBar(request)]);
   return {
     site,
     categories: categories.map((c) => ({ name: c.name, slug: c.slug })),
     pages,
     now: new Date().toISOString(),
     newsletter: mailConfigured(),
+    // Issue 31 items 15 and 19: only for a signed-in staff member (never in a stored page).
+    staff,
   };
 }
 
@@ -33,8 +37,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
-  const { site, categories, pages, now, newsletter } = useLoaderData<typeof loader>();
+  const { site, categories, pages, now, newsletter, staff } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const matches = useMatches();
+  // The page's own route says where its editor is (the article page), when this reader may edit it.
+  const editUrl = staff ? matches.map((m) => (m.data as { editUrl?: string | null } | undefined)?.editUrl).find(Boolean) : null;
   // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
   const loading = navigation.state === "loading";
   return (
@@ -48,6 +55,7 @@ export default function PublicLayout() {
       <a className="skip-link" href="#main">
         Перейти до основного вмісту
       </a>
+      {staff ? <StaffBar staff={staff} editUrl={editUrl ?? null} /> : null}
       <SiteHeader siteTitle={site.title} categories={categories} now={now} />
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />

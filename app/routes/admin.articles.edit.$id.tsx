@@ -15,7 +15,7 @@ import { bylineEditorData } from "~/models/bylines.server";
 import { listCategories } from "~/models/category.server";
 import { getCommentsMode } from "~/models/comment.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
-import { requireArticleToEdit } from "~/services/article-history.server";
+import { previewLinkState, requireArticleToEdit } from "~/services/article-history.server";
 import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
 import { savedScienceValues } from "~/services/science-form.server";
@@ -45,7 +45,12 @@ const toValues = (a: ArticleView): EditorValues => ({
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, article } = await requireArticleToEdit(request, params.id ?? "");
-  const [{ categories }, { flash, headers }, note] = await Promise.all([listCategories(), takeFlash(request), latestDeskNote({ id: article.id })]);
+  const [{ categories }, { flash, headers }, note, previewLink] = await Promise.all([
+    listCategories(),
+    takeFlash(request),
+    latestDeskNote({ id: article.id }),
+    previewLinkState({ actor: user, articleId: article.id }), // issue 31 item 10
+  ]);
   return data(
     {
       article: { id: article.id, slug: article.slug, status: article.status, version: article.version },
@@ -57,6 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       bylines: { ...(await bylineEditorData({ articleId: article.id, actor: user })), noindex: article.noindex }, // issue 29
       science: savedScienceValues(article), // issue 29
       crossref: crossrefEnabled(),
+      previewLink,
       // The editorial desk (issue 14): desk-panel.tsx.
       desk: {
         article: { id: article.id, status: article.status, published_at: article.published_at },
@@ -75,7 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditArticle() {
-  const { article, values, categories, canPublish, flash, desk, commentsMode, science, crossref } = useLoaderData<typeof loader>();
+  const { article, values, categories, canPublish, flash, desk, commentsMode, science, crossref, previewLink } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <ArticleEditor
@@ -96,7 +102,7 @@ export default function EditArticle() {
           <DeskNotice article={desk.article} note={desk.note} />
           <DeskPanel {...desk} canPublish={canPublish} />
           <HistoryPanel articleId={article.id} version={article.version} />
-          <PreviewLinkButton articleId={article.id} />
+          <PreviewLinkButton key={previewLink?.expires_at ?? "none"} articleId={article.id} live={previewLink} />
           {canPublish ? <CommentsModeControl articleId={article.id} mode={commentsMode} /> : null}
           <NewsletterSendButton articleId={article.id} published={article.status === "published"} canSend={canPublish} />
         </>

@@ -21,6 +21,7 @@ import { DomainError } from "~/utils/errors";
 import { formatDateTime } from "~/utils/format";
 import { formFailure } from "~/utils/forms.server";
 import { formIntent, UNKNOWN_INTENT } from "~/utils/intent";
+import { formatPublicDateTime } from "~/utils/public-format";
 import { revisionIdOf } from "~/utils/revision-id";
 
 // Issue 15: an article's history without JavaScript (the editor's History panel is the same with
@@ -79,10 +80,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, article } = await requireArticleToEdit(request, params.id ?? "");
   const form = await request.formData();
-  const intent = formIntent(form, ["restore", "preview-link", "preview-revoke"]);
+  const intent = formIntent(form, ["restore", "preview-link", "preview-replace", "preview-revoke"]);
   if (!intent) return formFailure({ formError: UNKNOWN_INTENT }, 400);
-  // The editor's "Посилання для перегляду" without JavaScript posts here (issue 15).
-  if (intent === "preview-link") return data({ ok: true as const, previewLink: await articlePreviewLink({ actor: user, articleId: article.id }) });
+  // The editor's "Посилання для перегляду" without JavaScript posts here (issue 15); a live link
+  // is replaced only by "Замінити посилання" (issue 31 item 10), else the 409's message.
+  if (intent === "preview-link" || intent === "preview-replace") {
+    try {
+      const previewLink = await articlePreviewLink({ actor: user, articleId: article.id, replace: intent === "preview-replace" });
+      return data({ ok: true as const, previewLink });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return formFailure({ formError: error.message }, error.status);
+    }
+  }
   if (intent === "preview-revoke") {
     await articlePreviewLink({ actor: user, articleId: article.id, revoke: true });
     return data({ ok: true as const, previewRevoked: true });
@@ -92,13 +102,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const version = Number.parseInt(String(form.get("version") ?? ""), 10);
   // Without JavaScript the confirmation is a step of its own (SPEC §8 'Confirmations').
   if (form.get("confirmed") !== "1") return data({ ok: true as const, confirm: { rev: revisionId, version: String(version || "") } });
+  let restored: Awaited<ReturnType<typeof articleRevision>>;
   try {
+    restored = await articleRevision({ actor: user, articleId: article.id, revisionId });
     await restoreRevision({ actor: user, articleId: article.id, revisionId, version: Number.isSafeInteger(version) && version > 0 ? version : undefined });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return formFailure({ formError: error.message }, error.status);
   }
-  return redirectWithFlash(request, `/admin/articles/edit/${article.id}`, "Версію відновлено: її текст збережено як нову версію статті");
+  // Issue 31 item 17: back in the editor, which says what happened (the editor's panel posts here too).
+  return redirectWithFlash(
+    request,
+    `/admin/articles/edit/${article.id}`,
+    `Відновлено версію від ${formatPublicDateTime(restored.created_at)}: її текст збережено як нову версію статті`,
+  );
 }
 
 export default function ArticleHistory() {

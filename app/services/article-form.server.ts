@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from "@remix-run/node";
+import { EditConflict } from "../models/article-writes.server";
 import { createArticle, getArticleById, updateArticle } from "../models/article.server";
 import type { Actor } from "../models/audit.server";
 import { FormTokenSpent, formTokenOf } from "../models/form-token.server";
@@ -10,7 +11,11 @@ import { domainErrorFields, formFailure, parseForm } from "../utils/forms.server
 import { formIntent, UNKNOWN_INTENT } from "../utils/intent";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { ArticleInputSchema, LIMITS, MESSAGES } from "../utils/newsroom-rules";
+import { formatPublicDateTime } from "../utils/public-format";
+import type { DiffField } from "../utils/revision-diff";
+import type { KeptFields } from "../utils/revision-fields";
 import type { ScienceValues } from "../utils/science-rules";
+import { compareWithSaved } from "./article-history.server";
 import { parseBylineForm, postedBylines } from "./byline-form.server";
 import { redirectWithFlash } from "./flash.server";
 import { scienceInput, scienceValues, sourceErrorsToRows } from "./science-form.server";
@@ -72,6 +77,8 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     contentInDocument: false,
     /** Issue 29: the embargo, sources and correction fields as posted (science-fields.tsx). */
     science: null as ScienceValues | null,
+    /** Issue 31 item 12: a save refused by the version rule, with both versions compared. */
+    conflict: null as EditorConflict | null,
   };
   let form: FormData;
   try {
@@ -80,7 +87,11 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
     return formFailure({ formError: "Некоректна форма" }, 400, noResult);
   }
   const values = Object.fromEntries(EDITOR_FIELDS.map((f) => [f, text(form, f)])) as EditorValues;
-  const intent = formIntent(form, ["save", "draft", "publish", "preview", "edit"]);
+  const posted = formIntent(form, ["save", "draft", "publish", "preview", "edit", "keep-mine"]);
+  // "Залишити мою версію" (issue 31 item 12) is the save the writer first asked for, now based on
+  // the version they were shown (`conflict_version`): a third save meanwhile is a new conflict.
+  const intent = posted === "keep-mine" ? (formIntent(form, CONFLICT_INTENTS, "conflict_intent") ?? "save") : posted;
+  if (posted === "keep-mine") values.version = text(form, "conflict_version");
   noResult.science = scienceValues(form); // issue 29
   // A page answering a form post carries the text once, in its markup (issue 25: a refused 4 MB
   // text echoed in the markup and again in the action data held the request thread ~50 ms more).
@@ -100,10 +111,11 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
       bylines: postedBylines(form),
     });
   };
-  const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number) => {
+  const fail = (failure: { errors?: FieldErrors; formError?: string }, status: number, more: Partial<typeof noResult> = {}) => {
     const echoed = echo();
     return formFailure({ ...failure, values: echoed.values }, status, {
       ...noResult,
+      ...more,
       contentInDocument: echoed.contentInDocument,
       bylines: postedBylines(form),
     });
@@ -162,9 +174,59 @@ export async function handleEditorAction({ request, actor, id, context }: { requ
       if (text(form, "js") === "1") return done({ created: { id: error.articleId, message: FORM_SENT_ONCE } });
       return redirectWithFlash(request, `/admin/articles/edit/${error.articleId}`, FORM_SENT_ONCE);
     }
+    if (error instanceof EditConflict && id) {
+      const mine = scienceFreeKept(values);
+      const compared = await compareWithSaved({ actor, articleId: id, mine });
+      const conflict: EditorConflict = {
+        message: `Статтю вже змінив(ла) ${error.who} ${formatPublicDateTime(error.updatedAt)}, поки ви редагували. Ваші зміни ще не збережено.`,
+        who: error.who,
+        version: String(compared.version),
+        intent: CONFLICT_INTENTS.includes(intent as ConflictIntent) ? (intent as ConflictIntent) : "save",
+        diff: compared.diff,
+        refused: compared.refused,
+      };
+      return fail({ formError: error.message }, 409, { conflict });
+    }
     if (!(error instanceof DomainError)) throw error;
     return fail(domainErrorFields(error), error.status);
   }
+}
+
+const CONFLICT_INTENTS = ["save", "draft", "publish"] as const;
+type ConflictIntent = (typeof CONFLICT_INTENTS)[number];
+
+/** What the editor shows after a save refused by the version rule (issue 31 item 12). */
+export interface EditorConflict {
+  message: string;
+  who: string;
+  /** The version saved now: "keep mine" saves on top of it. */
+  version: string;
+  /** The save the writer asked for (its status rule applies again). */
+  intent: ConflictIntent;
+  /** The saved version (removed parts) against the writer's (added parts), word by word. */
+  diff: DiffField[];
+  /** Why the comparison is missing (too large or too different for the CPU budget), else null. */
+  refused: string | null;
+}
+
+/** The posted text as the fields a revision keeps. */
+function scienceFreeKept(values: EditorValues): KeptFields {
+  const orNull = (v: string) => (v.trim() ? v : null);
+  return {
+    title: values.title,
+    subtitle: orNull(values.subtitle),
+    content: values.content,
+    tags: values.tags
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
+    category_id: orNull(values.category_id),
+    seo_title: orNull(values.seo_title),
+    seo_description: orNull(values.seo_description),
+    featured_image: orNull(values.featured_image),
+    featured_image_alt: orNull(values.featured_image_alt),
+    featured_image_caption: orNull(values.featured_image_caption),
+  };
 }
 
 const FORM_SENT_ONCE = "Статтю вже створено цією формою: повторне надсилання не створило копії";

@@ -3,11 +3,12 @@ import { getRevision, listRevisions, pickKept } from "../models/article-revision
 import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
 import type { Actor } from "../models/audit.server";
 import { getCategoryById, listCategories } from "../models/category.server";
-import { createPreviewLink, revokePreviewLink } from "../models/preview-link.server";
+import { createPreviewLink, livePreviewLink, revokePreviewLink } from "../models/preview-link.server";
 import { CpuBudgetError, runCpuJob } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
 import { MESSAGES } from "../utils/newsroom-rules";
 import type { DiffField } from "../utils/revision-diff";
+import type { KeptFields } from "../utils/revision-fields";
 import { requireUser } from "./auth.server";
 import { getBaseUrl } from "./public-site.server";
 
@@ -67,6 +68,23 @@ export async function compareRevision({ actor, articleId, revisionId }: { actor:
 }
 
 /**
+ * An edit conflict (issue 31 item 12): the saved version against the writer's, word by word, in
+ * the CPU pool as for the history (decision 018). Past its budgets the comparison is left out with
+ * the reason (`refused`); the writer can still keep their version.
+ */
+export async function compareWithSaved({ actor, articleId, mine }: { actor: Actor; articleId: string; mine: KeptFields }) {
+  const article = await requireEditableArticle(actor, articleId);
+  const { categories } = await listCategories();
+  const pair = { revision: pickKept(article), current: pickKept(mine), categories: Object.fromEntries(categories.map((c) => [c.id, c.name])) };
+  try {
+    return { version: article.version, diff: await runCpuJob({ kind: "diff", pair }), refused: null };
+  } catch (error) {
+    if (!(error instanceof CpuBudgetError)) throw error;
+    return { version: article.version, diff: [] as DiffField[], refused: error.reason === "size" ? MESSAGES.diffTooLarge : MESSAGES.diffTooComplex };
+  }
+}
+
+/**
  * Saves a revision's fields as the article's new version, keeping its status and slug. With
  * `version`, a save based on an older version is refused (409), as for any save.
  */
@@ -76,7 +94,7 @@ export async function restoreRevision({ actor, articleId, revisionId, version }:
   return updateArticle({
     actor,
     id: articleId,
-    restoredFrom: rev.id,
+    restoredFrom: { id: rev.id, created_at: rev.created_at },
     input: {
       title: rev.title,
       subtitle: rev.subtitle,
@@ -98,14 +116,22 @@ export async function restoreRevision({ actor, articleId, revisionId, version }:
 
 /**
  * POST /api/articles/{id}/preview-link and the editor's button (issue 15): a new link valid 7 days,
- * replacing the previous one, or with `revoke` the end of the article's link.
+ * or with `revoke` the end of the article's link. While a link is live a new one needs `replace`
+ * (issue 31 item 10: 409 otherwise), and the old one then stops working.
  */
-export async function articlePreviewLink({ actor, articleId, revoke }: { actor: Actor; articleId: string; revoke?: boolean }) {
+export async function articlePreviewLink({ actor, articleId, revoke, replace }: { actor: Actor; articleId: string; revoke?: boolean; replace?: boolean }) {
   const article = await requireEditableArticle(actor, articleId);
   if (revoke) {
     await revokePreviewLink({ articleId: article.id, actor });
     return { url: null, expires_at: null, revoked: true as const };
   }
-  const link = await createPreviewLink({ articleId: article.id, actor });
+  const link = await createPreviewLink({ articleId: article.id, actor, replace });
   return { url: `${await getBaseUrl()}/preview/${link.token}`, expires_at: link.expires_at };
+}
+
+/** The editor's view of the article's link (issue 31 item 10): only whether one is live and until when. */
+export async function previewLinkState({ actor, articleId }: { actor: Reader; articleId: string }) {
+  const article = await requireEditableArticle(actor, articleId);
+  const live = await livePreviewLink({ articleId: article.id });
+  return live ? { expires_at: live.expires_at } : null;
 }

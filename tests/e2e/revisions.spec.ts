@@ -120,7 +120,7 @@ test("versions too different to compare within the time budget say so, in the pa
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Відновити цю версію" }).click();
   await expect(page).toHaveURL(`/admin/articles/edit/${id}`);
-  await expect(page.getByText("Версію відновлено")).toBeVisible();
+  await expect(page.getByText(/^Відновлено версію від \d\d\.\d\d\.\d{4} о \d\d:\d\d/)).toBeVisible();
 });
 
 test("preview link: the draft opens for someone outside the newsroom until it is revoked", async ({ page, browser }) => {
@@ -172,7 +172,7 @@ test.describe("without JavaScript", () => {
     await expect(dialog).toContainText("Відновити версію");
     await dialog.getByRole("button", { name: "Відновити" }).click();
     await expect(page).toHaveURL(`/admin/articles/edit/${id}`);
-    await expect(page.getByText("Версію відновлено")).toBeVisible();
+    await expect(page.getByText(/^Відновлено версію від \d\d\.\d\d\.\d{4} о \d\d:\d\d/)).toBeVisible();
     await expect(field(page, "Вміст (Markdown)")).toHaveValue("Юпітер найбільша планета.");
 
     await page.getByRole("button", { name: "Посилання для перегляду" }).click();

@@ -80,10 +80,12 @@ describe("preview links (production server)", () => {
     expect(await rowOf(dataDir, "select views from articles where id = ?", article.id)).toEqual({ views: 0 });
   });
 
-  it("a new link replaces the old one; revoking ends it (200); an unknown or malformed token is the same 404", async () => {
+  it("a new link replaces the old one when asked to (issue 31 item 10: else 409); revoking ends it (200); an unknown or malformed token is the same 404", async () => {
     const article = await draft("editor", "Чернетка для відкликання");
     const first = await (await api("editor", "POST", `/api/articles/${article.id}/preview-link`, {})).json();
-    const second = await (await api("admin", "POST", `/api/articles/${article.id}/preview-link`, {})).json();
+    expect((await api("admin", "POST", `/api/articles/${article.id}/preview-link`, {})).status).toBe(409);
+    expect((await anonymous(pathOf(first.url))).status).toBe(200);
+    const second = await (await api("admin", "POST", `/api/articles/${article.id}/preview-link`, { replace: true })).json();
     expect(second.url).not.toBe(first.url);
     expect((await anonymous(pathOf(first.url))).status).toBe(404);
     expect((await anonymous(pathOf(second.url))).status).toBe(200);

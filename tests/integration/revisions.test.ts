@@ -167,7 +167,8 @@ describe("article revisions", () => {
     });
     const list = (await (await send("GET", `/api/articles/${a.id}/revisions`, editor)).json()).data;
     expect(list).toHaveLength(4);
-    expect(list[0]).toMatchObject({ title: "Оригінал", summary: "Змінено: заголовок, вміст, теги" });
+    // Issue 31 item 17: a restore's revision names the version it restored, in Kyiv time.
+    expect(list[0]).toMatchObject({ title: "Оригінал", summary: expect.stringMatching(/^Відновлено з версії від \d\d\.\d\d\.\d{4} о \d\d:\d\d$/) });
     // Without a body, no version check.
     expect((await send("POST", `/api/articles/${a.id}/revisions/${list[1].id}/restore`, editor)).status).toBe(200);
     // Readers see the restored text.

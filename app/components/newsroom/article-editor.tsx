@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Field } from "~/components/ui/field";
 import type { loader as adminLoader } from "~/routes/admin";
-import type { EditorValues } from "~/services/article-form.server";
+import type { EditorConflict, EditorValues } from "~/services/article-form.server";
 import { EDITOR_CONTENT_KEPT, useDocumentText } from "~/utils/document-html";
 import { formFailureOf, type FieldErrors, type FormValues } from "~/utils/forms";
 import { localDraftKey } from "~/utils/local-drafts";
@@ -13,6 +13,7 @@ import { useUnsavedChangesWarning } from "~/utils/use-unsaved-changes";
 import { ServerAutosave } from "./autosave";
 import { BylinePanel } from "./byline-picker";
 import { DraftOffer, type DraftCopy } from "./draft-offer";
+import { EditConflictPanel } from "./edit-conflict";
 import { FeaturedImagePanel } from "./featured-image-panel";
 import { MarkdownToolbar } from "./markdown-toolbar";
 import { SeoPanel } from "./seo-panel";
@@ -35,6 +36,8 @@ export interface EditorProps {
     confirmUnpublish?: boolean;
     /** The posted text is in the served page's markup, not in `values` (document-html.ts). */
     contentInDocument?: boolean;
+    /** Issue 31 item 12: the save was refused by the version rule; both versions compared. */
+    conflict?: EditorConflict | null;
   };
   categories: { id: string; name: string }[];
   canPublish: boolean;
@@ -52,6 +55,8 @@ export interface EditorProps {
 
 // Review and scheduled (issue 14) have their own calls (desk-panel.tsx): shown only as the current status.
 const STATUS_OPTIONS = ARTICLE_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value], desk: value === "review" || value === "scheduled" }));
+
+const EDITOR_FORM_ID = "article-editor-form";
 
 const UNPUBLISH_QUESTION = "Стаття опублікована: збереження як чернетки зніме її з сайту, і читачі її більше не побачать.";
 
@@ -194,6 +199,7 @@ export function ArticleEditor(props: EditorProps) {
           {errorBanner}
         </p>
       ) : null}
+      {result?.conflict ? <EditConflictPanel conflict={result.conflict} formId={EDITOR_FORM_ID} /> : null}
       {!(mode === "edit" && hydrated && !created) && localCopy ? <DraftOffer copies={[localCopy]} /> : null}
       {fileError ? (
         <p className="flash flash-error" role="alert">
@@ -206,7 +212,7 @@ export function ArticleEditor(props: EditorProps) {
         </p>
       ) : null}
 
-      <Form method="post" encType="multipart/form-data" className="editor" noValidate>
+      <Form id={EDITOR_FORM_ID} method="post" encType="multipart/form-data" className="editor" noValidate>
         <input type="hidden" name="version" value={v.version} />
         <input type="hidden" name="js" value={hydrated ? "1" : ""} />
         {props.formToken ? <input type="hidden" name="form_token" value={props.formToken} /> : null}

@@ -1,4 +1,4 @@
-import { Link, useRevalidator } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { formatDateTime } from "~/utils/format";
@@ -20,13 +20,12 @@ interface Item {
 
 export function HistoryPanel({ articleId, version }: { articleId: string; version: number }) {
   const hydrated = useHydrated();
-  const revalidator = useRevalidator();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Item[] | null>(null);
   const [total, setTotal] = useState(0);
   const [chosen, setChosen] = useState<{ id: number; created_at: string; diff: DiffField[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const fetcher = useFetcher<{ formError?: string }>();
   const pageUrl = `/admin/articles/edit/${articleId}/history`;
 
   if (!hydrated) {
@@ -52,31 +51,20 @@ export function HistoryPanel({ articleId, version }: { articleId: string; versio
     if (!res.ok) return setError(body?.detail ?? "Не вдалося завантажити версію");
     setChosen({ id: body.id, created_at: body.created_at, diff: body.diff });
   }
-  async function restore(id: number, createdAt: string) {
+  // Issue 31 item 17: the restore posts to the History page's action (as without JavaScript),
+  // which answers with a redirect to the editor and its flash "Відновлено версію від …".
+  function restore(id: number, createdAt: string) {
     if (
       !window.confirm(
         `Відновити версію від ${formatDateTime(createdAt)}? Її текст буде збережено як нову версію статті; незбережені зміни в редакторі буде втрачено.`,
       )
     )
       return;
-    setBusy(true);
     setError(null);
-    try {
-      const res = await fetch(`/api/articles/${articleId}/revisions/${id}/restore`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ version }),
-      });
-      const body = await res.json().catch(() => null);
-      if (!res.ok) return setError(body?.detail ?? "Не вдалося відновити версію");
-      setOpen(false);
-      setChosen(null);
-      revalidator.revalidate();
-    } finally {
-      setBusy(false);
-    }
+    fetcher.submit({ intent: "restore", rev: String(id), version: String(version), confirmed: "1" }, { method: "post", action: pageUrl });
   }
+  const restoreError = fetcher.state === "idle" && fetcher.data && "formError" in fetcher.data ? String(fetcher.data.formError) : null;
+  const busy = fetcher.state !== "idle";
 
   return (
     <>
@@ -100,9 +88,9 @@ export function HistoryPanel({ articleId, version }: { articleId: string; versio
               Окрема сторінка історії
             </Link>
           </div>
-          {error ? (
+          {error || restoreError ? (
             <p className="flash flash-error" role="alert">
-              {error}
+              {error ?? restoreError}
             </p>
           ) : null}
           {chosen ? (
