@@ -75,7 +75,7 @@ function refusalOf(error: Error): DomainError {
 }
 
 /** Checks the whole zip (its central directory) and indexes its files; throws DomainError (422, field `media`) when refused. */
-export async function openMediaZip(path: string): Promise<MediaZip> {
+export async function openMediaZip(path: string, limits = { entries: ZIP_MAX_ENTRIES, totalBytes: ZIP_MAX_TOTAL_BYTES }): Promise<MediaZip> {
   let zip: ZipFile;
   try {
     zip = await open(path);
@@ -84,7 +84,7 @@ export async function openMediaZip(path: string): Promise<MediaZip> {
   }
   const entries = new Map<string, Entry>();
   try {
-    if (zip.entryCount > ZIP_MAX_ENTRIES) throw new DomainError(422, ZIP_MESSAGES.entries, "media");
+    if (zip.entryCount > limits.entries) throw new DomainError(422, ZIP_MESSAGES.entries, "media");
     let total = 0;
     await new Promise<void>((resolve, reject) => {
       zip.on("error", (error: Error) => reject(error instanceof DomainError ? error : refusalOf(error)));
@@ -95,7 +95,7 @@ export async function openMediaZip(path: string): Promise<MediaZip> {
         if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) return fail(ZIP_MESSAGES.symlink(name));
         if (entry.isEncrypted()) return fail(ZIP_MESSAGES.encrypted);
         total += entry.uncompressedSize;
-        if (total > ZIP_MAX_TOTAL_BYTES) return fail(ZIP_MESSAGES.total);
+        if (total > limits.totalBytes) return fail(ZIP_MESSAGES.total);
         if (entry.uncompressedSize > RATIO_FROM_BYTES && entry.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, entry.compressedSize)) return fail(ZIP_MESSAGES.ratio(name));
         const key = name.endsWith("/") ? null : uploadKey(name);
         // The first of two entries with one key wins (a zip of both uploads/ and a copy of it).

@@ -258,7 +258,11 @@ export async function runImport(options: {
       });
     for (const { post } of ready) summary.articles.byStatus[post.status] = (summary.articles.byStatus[post.status] ?? 0) + 1;
     summary.articles.created += ready.length;
-    if (dryRun) continue;
+    if (dryRun) {
+      // The comments a dry run counts hang on the articles it would write.
+      for (const { post } of ready) articleIds.set(post.sourceId, `dry-run:${post.sourceId}`);
+      continue;
+    }
     summary.redirects += await writeTransaction(async (trx) => {
       let redirects = 0;
       for (const { post, body } of ready) {
