@@ -11,8 +11,8 @@ import { DomainError } from "../utils/errors";
 import { IMPORT_MAX_BYTES, IMPORT_MEDIA_MAX_BYTES, mediaTooLargeMessage, tooLargeMessage } from "./limits.server";
 import { openMediaZip, type MediaZip } from "./media-zip.server";
 import type { ImportFormat } from "./parse.server";
-import { isActiveRun, type ImportRunStatus } from "./run-status";
 import { runImport, type ImportSummary } from "./run-import.server";
+import { isActiveRun, type ImportRunStatus } from "./run-status";
 import { ImportRefusal } from "./types";
 
 // /admin/import's runs (issue 27): the uploaded file, and the zip of the old uploads when one is sent,

@@ -96,7 +96,8 @@ export async function openMediaZip(path: string, limits = { entries: ZIP_MAX_ENT
         if (entry.isEncrypted()) return fail(ZIP_MESSAGES.encrypted);
         total += entry.uncompressedSize;
         if (total > limits.totalBytes) return fail(ZIP_MESSAGES.total);
-        if (entry.uncompressedSize > RATIO_FROM_BYTES && entry.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, entry.compressedSize)) return fail(ZIP_MESSAGES.ratio(name));
+        if (entry.uncompressedSize > RATIO_FROM_BYTES && entry.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, entry.compressedSize))
+          return fail(ZIP_MESSAGES.ratio(name));
         const key = name.endsWith("/") ? null : uploadKey(name);
         // The first of two entries with one key wins (a zip of both uploads/ and a copy of it).
         if (key && !entries.has(key)) entries.set(key, entry);

@@ -83,7 +83,13 @@ export async function writeComments(
   trx: DB,
   { site, maps, articles, dryRun }: { site: ParsedSite; maps: SourceMaps; articles: Map<string, string>; dryRun: boolean },
 ): Promise<CommentCounts> {
-  const counts: CommentCounts = { found: site.comments.length, created: 0, existing: 0, skipped: 0, note: site.source === "ghost" ? GHOST_COMMENTS_NOTE : null };
+  const counts: CommentCounts = {
+    found: site.comments.length,
+    created: 0,
+    existing: 0,
+    skipped: 0,
+    note: site.source === "ghost" ? GHOST_COMMENTS_NOTE : null,
+  };
   const bySource = new Map(site.comments.map((c) => [c.sourceId, c]));
   const topOf = (c: ParsedComment): ParsedComment => {
     let top = c;

@@ -277,7 +277,9 @@ export async function applyImportedSettings(
   for (const [group, value] of Object.entries(incoming)) {
     if (!value || typeof value !== "object" || Array.isArray(value)) continue;
     const fields = Object.keys(value);
-    const allowed: readonly string[] | undefined = Object.hasOwn(IMPORTED_SETTINGS, group) ? IMPORTED_SETTINGS[group as keyof typeof IMPORTED_SETTINGS] : undefined;
+    const allowed: readonly string[] | undefined = Object.hasOwn(IMPORTED_SETTINGS, group)
+      ? IMPORTED_SETTINGS[group as keyof typeof IMPORTED_SETTINGS]
+      : undefined;
     if (!allowed) {
       ignored.push(...fields.map((f) => `${group}.${f}`));
       continue;
@@ -301,6 +303,11 @@ export async function applyImportedSettings(
     if (changed && !dryRun) await saveSettings(key, next as never, trx);
   }
   if (applied.length && !dryRun)
-    await recordAudit(trx, { actor, action: "site.import_settings", object: { type: "settings", label: "Налаштування з імпорту" }, details: { keys: applied } });
+    await recordAudit(trx, {
+      actor,
+      action: "site.import_settings",
+      object: { type: "settings", label: "Налаштування з імпорту" },
+      details: { keys: applied },
+    });
   return { applied, ignored };
 }

@@ -3,12 +3,12 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useEffect } from "react";
 import { ImportJobs } from "~/components/admin/import-jobs";
 import type { AdminHandle } from "~/components/admin/nav";
+import { Field } from "~/components/ui/field";
 import { ImportFormError, listImportJobs, startImportJob } from "~/import/jobs.server";
 import { IMPORT_MAX_BYTES, IMPORT_MEDIA_MAX_BYTES } from "~/import/limits.server";
 import { isActiveRun } from "~/import/run-status";
 import { requireRole } from "~/services/auth.server";
 import styles from "~/styles/newsroom.css";
-import { Field } from "~/components/ui/field";
 import { DomainError } from "~/utils/errors";
 import { SCREEN_ROLES } from "~/utils/roles";
 

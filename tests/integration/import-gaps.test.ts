@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openMediaZip, ZIP_MESSAGES } from "../../app/import/media-zip.server";
 import { mayBeOldPath } from "../../app/import/old-paths.server";
 import { convertBatch } from "../../app/import/parse.server";
-import { openMediaZip, ZIP_MESSAGES } from "../../app/import/media-zip.server";
 import { runImport, stopImportPool } from "../../app/import/run-import.server";
 import { commentText, GHOST_COMMENTS_NOTE } from "../../app/import/write-comments.server";
 import { getSettings, saveSettings } from "../../app/models/settings.server";
@@ -26,8 +26,24 @@ const OLD = "http://127.0.0.1:9"; // nothing listens there: an image not in the 
 let png: Buffer;
 let admin = { id: "", username: "", role: "admin" as const, ip: null };
 
-type Comment = { id: string; parent: string; author: string; email?: string; date: string; content: string; approved: string; type?: string };
-type Post = { id: string; slug: string; title: string; body: string; tags?: [string, string][]; comments?: Comment[] };
+interface Comment {
+  id: string;
+  parent: string;
+  author: string;
+  email?: string;
+  date: string;
+  content: string;
+  approved: string;
+  type?: string;
+}
+interface Post {
+  id: string;
+  slug: string;
+  title: string;
+  body: string;
+  tags?: [string, string][];
+  comments?: Comment[];
+}
 
 /** A WXR 1.2 file of the given posts (tags as [slug, name]). */
 function wxr(posts: Post[], tags: [string, string][] = []): string {
@@ -168,12 +184,27 @@ describe("comments", () => {
     title: "Стаття з коментарями",
     body: "<p>Про комети.</p>",
     comments: [
-      { id: "1", parent: "0", author: "Оксана", email: "oksana@example.org", date: "2020-01-11 10:00:00", content: "<p>Чудово!</p><p>Друга <b>думка</b></p>", approved: "1" },
+      {
+        id: "1",
+        parent: "0",
+        author: "Оксана",
+        email: "oksana@example.org",
+        date: "2020-01-11 10:00:00",
+        content: "<p>Чудово!</p><p>Друга <b>думка</b></p>",
+        approved: "1",
+      },
       { id: "2", parent: "1", author: "Петро", date: "2020-01-11 11:00:00", content: "Відповідь &amp; згода", approved: "1" },
       { id: "3", parent: "2", author: "Ірина", date: "2020-01-11 12:00:00", content: "Відповідь на відповідь", approved: "0" },
       { id: "4", parent: "0", author: "Бот", date: "2020-01-11 13:00:00", content: "<a href='http://spam'>дешево</a>", approved: "spam" },
       { id: "5", parent: "0", author: "Хтось", date: "2020-01-11 14:00:00", content: "у кошику", approved: "trash" },
-      { id: "6", parent: "0", author: "<script>alert(1)</script>", date: "2020-01-11 15:00:00", content: "&lt;script&gt;alert(1)&lt;/script&gt;Привіт<img src=x onerror=alert(1)>", approved: "1" },
+      {
+        id: "6",
+        parent: "0",
+        author: "<script>alert(1)</script>",
+        date: "2020-01-11 15:00:00",
+        content: "&lt;script&gt;alert(1)&lt;/script&gt;Привіт<img src=x onerror=alert(1)>",
+        approved: "1",
+      },
       { id: "7", parent: "0", author: "Пінг", date: "2020-01-11 16:00:00", content: "pingback", approved: "1", type: "pingback" },
       { id: "8", parent: "0", author: "Порожній", date: "2020-01-11 17:00:00", content: "<p> </p>", approved: "1" },
     ],
@@ -216,15 +247,26 @@ describe("comments", () => {
   }, 60_000);
 
   it("importing the same file again adds none", async () => {
-    const before = await db.selectFrom("comments").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("comments")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     const summary = await runImport({ format: "wordpress", text: wxr([post]), actor: admin });
     expect(summary.comments).toMatchObject({ created: 0, existing: 5 });
-    const after = await db.selectFrom("comments").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("comments")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   }, 60_000);
 
   it("a dry run counts them and writes none", async () => {
-    const other = { ...post, id: "911", slug: "dry-comments", comments: post.comments!.map((c) => ({ ...c, id: `d${c.id}`, parent: c.parent === "0" ? "0" : `d${c.parent}` })) };
+    const other = {
+      ...post,
+      id: "911",
+      slug: "dry-comments",
+      comments: post.comments!.map((c) => ({ ...c, id: `d${c.id}`, parent: c.parent === "0" ? "0" : `d${c.parent}` })),
+    };
     const summary = await runImport({ format: "wordpress", text: wxr([other]), actor: admin, dryRun: true });
     expect(summary.comments).toMatchObject({ created: 5, skipped: 1 });
     expect(await db.selectFrom("comments").select("id").where("author_name", "=", "Оксана").execute()).toHaveLength(1);
@@ -248,7 +290,18 @@ describe("old tag paths", () => {
   const VAKTSYNY = encodeURIComponent("вакцини").toLowerCase();
   it("answer with the tag page once an article carries the tag; a tag no article carries goes to a search", async () => {
     const text = wxr(
-      [{ id: "920", slug: "tag-post", title: "Про вакцини", body: "<p>Вакцинами лікують.</p>", tags: [[VAKTSYNY, "Вакцини"], ["Space-News", "Космічні новини"]] }],
+      [
+        {
+          id: "920",
+          slug: "tag-post",
+          title: "Про вакцини",
+          body: "<p>Вакцинами лікують.</p>",
+          tags: [
+            [VAKTSYNY, "Вакцини"],
+            ["Space-News", "Космічні новини"],
+          ],
+        },
+      ],
       [
         [VAKTSYNY, "Вакцини"],
         ["Space-News", "Космічні новини"],
@@ -274,7 +327,10 @@ describe("old tag paths", () => {
 
   it("an old path an earlier import sent to a search moves to the tag page", async () => {
     await db.updateTable("redirects").set({ new_path: "/search?q=x" }).where("old_path", "=", "/tag/вакцини").execute();
-    const text = wxr([{ id: "920", slug: "tag-post", title: "Про вакцини", body: "<p>Вакцинами лікують.</p>", tags: [[VAKTSYNY, "Вакцини"]] }], [[VAKTSYNY, "Вакцини"]]);
+    const text = wxr(
+      [{ id: "920", slug: "tag-post", title: "Про вакцини", body: "<p>Вакцинами лікують.</p>", tags: [[VAKTSYNY, "Вакцини"]] }],
+      [[VAKTSYNY, "Вакцини"]],
+    );
     await runImport({ format: "wordpress", text, actor: admin });
     const row = await db.selectFrom("redirects").select("new_path").where("old_path", "=", "/tag/вакцини").executeTakeFirstOrThrow();
     expect(row.new_path).toBe("/tag/vaktsyny");
@@ -284,7 +340,15 @@ describe("old tag paths", () => {
 describe("search rows", () => {
   it("are made in the conversion (the worker's job), the same rows the editor's save makes", () => {
     const [answer] = convertBatch(
-      [{ html: "<p>Вакцинами лікують <b>грип</b>.</p>", markdown: null, wordpress: true, images: {}, search: { title: "Про вакцини", subtitle: "Нове", tags: ["Медицина"] } }],
+      [
+        {
+          html: "<p>Вакцинами лікують <b>грип</b>.</p>",
+          markdown: null,
+          wordpress: true,
+          images: {},
+          search: { title: "Про вакцини", subtitle: "Нове", tags: ["Медицина"] },
+        },
+      ],
       (html) => html,
     );
     if ("error" in answer) throw new Error(answer.error);
@@ -314,7 +378,13 @@ describe("our export's settings", () => {
       settings,
     });
   const incoming = {
-    seo: { site_title: "Наука з іншого сайту", site_description: "Опис іншого сайту", twitter_handle: "@other", robots: "noindex, nofollow", canonical_url: "https://other.example" },
+    seo: {
+      site_title: "Наука з іншого сайту",
+      site_description: "Опис іншого сайту",
+      twitter_handle: "@other",
+      robots: "noindex, nofollow",
+      canonical_url: "https://other.example",
+    },
     content: { posts_per_page: 20, allow_comments: false, comment_max_links: 99 },
     general: { site_url: "https://other.example", admin_email: "boss@other.example", maintenance_mode: true },
     security: { session_timeout: 480, max_login_attempts: 10, two_factor_required: "nobody" },
@@ -337,7 +407,14 @@ describe("our export's settings", () => {
     const seoBefore = await getSettings("seo");
     const summary = await runImport({ format: "ours", text: hostile(), actor: admin });
     expect(summary.settings.applied.sort()).toEqual(
-      ["seo.site_title", "seo.site_description", "seo.twitter_handle", "content.posts_per_page", "content.allow_comments", "integrations.analytics_enabled"].sort(),
+      [
+        "seo.site_title",
+        "seo.site_description",
+        "seo.twitter_handle",
+        "content.posts_per_page",
+        "content.allow_comments",
+        "integrations.analytics_enabled",
+      ].sort(),
     );
     expect(summary.settings.ignored.sort()).toEqual(
       [

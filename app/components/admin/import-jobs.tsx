@@ -18,7 +18,6 @@ interface Job {
   error: string | null;
 }
 
-
 export function ImportJobs({ jobs }: { jobs: Job[] }) {
   if (!jobs.length) return <p className="empty-state">Імпорту ще не було.</p>;
   const [latest, ...older] = jobs;
@@ -26,7 +25,8 @@ export function ImportJobs({ jobs }: { jobs: Job[] }) {
     <>
       <div className="import-job" aria-live="polite" data-testid="import-latest">
         <p>
-          <strong>{latest.fileName}</strong> ({formatDateTime(latest.createdAt)}){latest.dryRun ? ", лише перевірка" : ""}: {IMPORT_RUN_STATUS_LABELS[latest.status]}
+          <strong>{latest.fileName}</strong> ({formatDateTime(latest.createdAt)}){latest.dryRun ? ", лише перевірка" : ""}:{" "}
+          {IMPORT_RUN_STATUS_LABELS[latest.status]}
         </p>
         {isActiveRun(latest.status) ? (
           <p>
