@@ -14,6 +14,7 @@ import { searchRows } from "../../app/utils/search-text.server";
 import { db } from "../../db/index";
 import { seedDatabase } from "../../db/seed";
 import { migrated, request } from "../helpers";
+import { startServer } from "../server-process";
 import { makeZip } from "../zip";
 
 // Issue 27's gaps: the zip of old uploads (streamed, checked whole: bombs, `../`, absolute names,
@@ -471,4 +472,49 @@ describe("the old-path middleware's shape check", () => {
   ] as const)("%s (%s) → %s", (path, url, expected) => {
     expect(mayBeOldPath(path, url)).toBe(expected);
   });
+});
+
+describe("/admin/import through the real server", () => {
+  it("takes the zip beside the file, refuses a hostile or oversized one before anything starts", async () => {
+    const server = await startServer({ dataDir: process.env.DATA_DIR!, env: { SEED_DEMO: "0", IMPORT_MEDIA_MAX_MB: "1" } });
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username: "gaps-admin", password: "Адмін-Пароль-2026" }),
+      });
+      const token = ((await login.json()) as { access_token: string }).access_token;
+      const text = wxr([{ id: "930", slug: "server-zip", title: "Через сервер", body: `<img src="${OLD}/wp-content/uploads/2021/01/server.png" alt="Сервер">` }]);
+      const post = (zip: Buffer | null) => {
+        const form = new FormData();
+        form.set("format", "wordpress");
+        form.set("file", new Blob([text], { type: "text/xml" }), "site.xml");
+        if (zip) form.set("media", new Blob([zip], { type: "application/zip" }), "uploads.zip");
+        return fetch(`${server.url}/admin/import`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}`, Origin: server.url }, redirect: "manual" });
+      };
+      const jobs = async () => Number((await db.selectFrom("import_jobs").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      const before = await jobs();
+
+      const hostile = await post(makeZip([{ name: "../../x.png", data: png }]));
+      expect(hostile.status).toBe(422);
+      expect(await hostile.text()).toContain("виходить за межі архіву");
+      const big = await post(makeZip([{ name: "uploads/noise.png", data: Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7919) % 251)), store: true }]));
+      expect(big.status).toBe(413);
+      expect(await big.text()).toContain("Архів зображень завеликий");
+      expect(await jobs()).toBe(before);
+
+      const good = await post(makeZip([{ name: "wp-content/uploads/2021/01/server.png", data: png }]));
+      expect(good.status).toBe(303);
+      const id = Number(/job=(\d+)/.exec(good.headers.get("location") ?? "")?.[1]);
+      await expect
+        .poll(async () => (await db.selectFrom("import_jobs").select("status").where("id", "=", id).executeTakeFirst())?.status, { timeout: 30_000 })
+        .toBe("done");
+      const job = await db.selectFrom("import_jobs").select("summary").where("id", "=", id).executeTakeFirstOrThrow();
+      expect(JSON.parse(job.summary!).images).toMatchObject({ stored: 1, failed: [] });
+      const article = await db.selectFrom("articles").select("content").where("slug", "=", "server-zip").executeTakeFirstOrThrow();
+      expect(article.content).toMatch(/!\[Сервер\]\(\/media\/[0-9a-f]{32}\.png\)/);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
 });
