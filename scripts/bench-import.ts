@@ -63,7 +63,13 @@ async function main() {
   });
   try {
     for (let i = 0; i < 300; i++) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(200);
     }
     const login = await fetch(`${base}/api/auth/login`, {
@@ -84,7 +90,12 @@ async function main() {
     const form = new FormData();
     form.set("format", "wordpress");
     form.set("file", new Blob([readFileSync(file)], { type: "text/xml" }), "bench.xml");
-    const posted = await fetch(`${base}/admin/import`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}`, Origin: base }, redirect: "manual" });
+    const posted = await fetch(`${base}/admin/import`, {
+      method: "POST",
+      body: form,
+      headers: { Authorization: `Bearer ${token}`, Origin: base },
+      redirect: "manual",
+    });
     const job = Number(/job=(\d+)/.exec(posted.headers.get("location") ?? "")?.[1]);
     if (!job) throw new Error(`upload answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
     let finished = false;
@@ -96,7 +107,11 @@ async function main() {
       if (sqlite) row = sqlite.prepare("select status, summary, error from import_jobs where id = ?").get(job) as typeof row;
       else {
         const page = await (await fetch(`${base}/admin/import?job=${job}`, { headers: { Authorization: `Bearer ${token}` } })).text();
-        row = /Підсумок імпорту/.test(page) ? { status: "done", summary: null, error: null } : /відхилено/.test(page) ? { status: "failed", summary: null, error: "see screen" } : undefined;
+        row = /Підсумок імпорту/.test(page)
+          ? { status: "done", summary: null, error: null }
+          : /відхилено/.test(page)
+            ? { status: "failed", summary: null, error: "see screen" }
+            : undefined;
       }
       if (row && row.status !== "running" && row.status !== "queued") break;
     }

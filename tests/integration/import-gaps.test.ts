@@ -484,21 +484,38 @@ describe("/admin/import through the real server", () => {
         body: JSON.stringify({ username: "gaps-admin", password: "Адмін-Пароль-2026" }),
       });
       const token = ((await login.json()) as { access_token: string }).access_token;
-      const text = wxr([{ id: "930", slug: "server-zip", title: "Через сервер", body: `<img src="${OLD}/wp-content/uploads/2021/01/server.png" alt="Сервер">` }]);
+      const text = wxr([
+        { id: "930", slug: "server-zip", title: "Через сервер", body: `<img src="${OLD}/wp-content/uploads/2021/01/server.png" alt="Сервер">` },
+      ]);
       const post = (zip: Buffer | null) => {
         const form = new FormData();
         form.set("format", "wordpress");
         form.set("file", new Blob([text], { type: "text/xml" }), "site.xml");
         if (zip) form.set("media", new Blob([zip], { type: "application/zip" }), "uploads.zip");
-        return fetch(`${server.url}/admin/import`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}`, Origin: server.url }, redirect: "manual" });
+        return fetch(`${server.url}/admin/import`, {
+          method: "POST",
+          body: form,
+          headers: { Authorization: `Bearer ${token}`, Origin: server.url },
+          redirect: "manual",
+        });
       };
-      const jobs = async () => Number((await db.selectFrom("import_jobs").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      const jobs = async () =>
+        Number(
+          (
+            await db
+              .selectFrom("import_jobs")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await jobs();
 
       const hostile = await post(makeZip([{ name: "../../x.png", data: png }]));
       expect(hostile.status).toBe(422);
       expect(await hostile.text()).toContain("виходить за межі архіву");
-      const big = await post(makeZip([{ name: "uploads/noise.png", data: Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7919) % 251)), store: true }]));
+      const big = await post(
+        makeZip([{ name: "uploads/noise.png", data: Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7919) % 251)), store: true }]),
+      );
       expect(big.status).toBe(413);
       expect(await big.text()).toContain("Архів зображень завеликий");
       expect(await jobs()).toBe(before);
