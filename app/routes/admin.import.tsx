@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useEffect } from "react";
 import { ImportJobs } from "~/components/admin/import-jobs";
 import type { AdminHandle } from "~/components/admin/nav";
-import { Field } from "~/components/ui/field";
+import { CheckboxField, Field } from "~/components/ui/field";
 import { ImportFormError, listImportJobs, startImportJob } from "~/import/jobs.server";
 import { IMPORT_MAX_BYTES, IMPORT_MEDIA_MAX_BYTES } from "~/import/limits.server";
 import { isActiveRun } from "~/import/run-status";
@@ -73,7 +73,7 @@ export default function ImportScreen() {
         Перенесіть архів із WordPress (Інструменти → Експорт, файл XML), Ghost (Settings → Labs → Export, файл JSON) або з іншого сайту на цій системі. Статті,
         категорії, теги, автори, зображення й старі адреси (з переадресацією 301) переносяться; повторний імпорт того самого файлу нічого не змінює.
       </p>
-      <Form method="post" encType="multipart/form-data" className="stack" key={result ? JSON.stringify(result) : "form"}>
+      <Form method="post" encType="multipart/form-data" className="form" key={result ? JSON.stringify(result) : "form"}>
         <Field as="select" label="Формат" name="format" defaultValue={values?.format ?? "auto"}>
           <option value="auto">Визначити автоматично</option>
           <option value="wordpress">WordPress (WXR, XML)</option>
@@ -97,9 +97,7 @@ export default function ImportScreen() {
           hint={`Тека wp-content/uploads (WordPress) або content/images (Ghost), стиснута в ZIP, до ${mediaMaxMb} МБ. Зображень, яких немає в архіві, сайт шукає за адресами старого сайту, якщо він доступний.`}
           error={mediaError ?? undefined}
         />
-        <label className="checkbox">
-          <input type="checkbox" name="dry_run" value="1" defaultChecked={values?.dryRun ?? false} /> Лише перевірити (нічого не записувати)
-        </label>
+        <CheckboxField label="Лише перевірити (нічого не записувати)" name="dry_run" value="1" defaultChecked={values?.dryRun ?? false} />
         <div>
           <button type="submit" className="button" disabled={busy}>
             {busy ? "Завантаження…" : "Імпортувати"}

@@ -491,7 +491,7 @@ describe("/admin/import through the real server", () => {
         const form = new FormData();
         form.set("format", "wordpress");
         form.set("file", new Blob([text], { type: "text/xml" }), "site.xml");
-        if (zip) form.set("media", new Blob([zip], { type: "application/zip" }), "uploads.zip");
+        if (zip) form.set("media", new Blob([new Uint8Array(zip)], { type: "application/zip" }), "uploads.zip");
         return fetch(`${server.url}/admin/import`, {
           method: "POST",
           body: form,
