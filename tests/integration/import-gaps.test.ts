@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMediaZip, ZIP_MESSAGES } from "../../app/import/media-zip.server";
@@ -23,6 +25,7 @@ import { makeZip } from "../zip";
 // search rows made beside the conversion, and the old-path middleware's synchronous shape check.
 // Real WXR text, real zips written byte by byte (tests/zip.ts), the real import and the real build.
 
+const run = promisify(execFile);
 const OLD = "http://127.0.0.1:9"; // nothing listens there: an image not in the zip cannot be fetched
 let png: Buffer;
 let admin = { id: "", username: "", role: "admin" as const, ip: null };
@@ -145,6 +148,22 @@ describe("a zip of the old uploads", () => {
     writeFileSync(junk, "це не архів");
     expect((await refusalOf(junk))?.message).toBe(ZIP_MESSAGES.notZip);
   });
+
+  it("the command line takes a zip for --media and refuses a hostile one with its reason", async () => {
+    const xml = join(mkdtempSync(join(tmpdir(), "cli-")), "site.xml");
+    writeFileSync(xml, wxr([{ id: "940", slug: "cli-zip", title: "Командний рядок", body: "<p>Текст.</p>" }]));
+    const result = await run("npx", [
+      "tsx",
+      "scripts/import.ts",
+      "wordpress",
+      xml,
+      "--media",
+      zipFile([{ name: "uploads/link.png", data: "/etc/passwd", mode: 0o120777 }]),
+    ]).catch((e: { stderr: string; code: number }) => e);
+    expect((result as { code: number }).code).toBe(1);
+    expect((result as { stderr: string }).stderr).toContain(ZIP_MESSAGES.symlink("uploads/link.png"));
+    expect(await db.selectFrom("articles").select("id").where("slug", "=", "cli-zip").executeTakeFirst()).toBeUndefined();
+  }, 60_000);
 
   it("an entry over 5 MB is a failed image, not a crash", async () => {
     const big = Buffer.alloc(6 * 1024 * 1024, 7);
