@@ -41,8 +41,10 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   // An imported site's old addresses (`/2019/05/slug/`, `/?p=123`, `/category/x/`) answer 301 to
   // their new page in one step (issue 27); only a path about to be redirected anyway, or `/` with a
   // WordPress query, is looked up: kept pages never wait for it.
+  // The shape check is synchronous: a path that cannot be an old one (most of them) goes on at once,
+  // without a promise or a database read.
   app.use((req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || !runtime.mayBeOldPath(req.path, req.url)) return next();
     runtime
       .oldPathRedirect(req.path, req.url)
       .then((to) => (to ? res.redirect(301, to) : next()))
@@ -168,12 +170,16 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
 
   // Body cap before the Remix handler: a declared Content-Length over the limit is refused here;
   // every body, chunked or not, is also counted while it streams into Remix (./remix-handler.ts).
-  const { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } = runtime.bodyLimits;
-  const bodyLimit = (req: Request) =>
+  const { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS, IMPORT_BODY_BYTES } = runtime.bodyLimits;
+  const bodyLimit = (req: Request) => {
+    const upload = req.method === "POST" && req.is("multipart/form-data") ? req.path.replace(/\/$/, "") : "";
+    // The import's export file and zip of old uploads, each streamed to disk with its own limit (app/import/jobs.server.ts).
+    if (upload === "/admin/import") return { bytes: IMPORT_BODY_BYTES, message: `Запит завеликий (більше ${Math.round(IMPORT_BODY_BYTES / 1024 / 1024)} МБ)` };
     // Image uploads stream each file to disk with its own 5 MB limit (app/services/upload.server.ts).
-    req.method === "POST" && UPLOAD_PATHS.includes(req.path.replace(/\/$/, "")) && req.is("multipart/form-data")
+    return upload && UPLOAD_PATHS.includes(upload)
       ? { bytes: MAX_UPLOAD_BODY_BYTES, message: "Запит завеликий (більше 12 файлів по 5 МБ)" }
       : { bytes: MAX_BODY_BYTES, message: "Запит завеликий (більше 8 МБ)" };
+  };
   app.use((req, res, next) => {
     const limit = bodyLimit(req);
     if (Number(req.headers["content-length"] ?? 0) > limit.bytes) return sendError(req, res, 413, limit.message);

@@ -2,19 +2,21 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { dataDir, db, writeTransaction } from "../../db/index";
 import { recordAudit, type Actor } from "../models/audit.server";
 import { DomainError } from "../utils/errors";
-import { IMPORT_MAX_BYTES, tooLargeMessage } from "./limits.server";
+import { IMPORT_MAX_BYTES, IMPORT_MEDIA_MAX_BYTES, mediaTooLargeMessage, tooLargeMessage } from "./limits.server";
+import { openMediaZip, type MediaZip } from "./media-zip.server";
 import type { ImportFormat } from "./parse.server";
 import { runImport, type ImportSummary } from "./run-import.server";
+import { isActiveRun, type ImportRunStatus } from "./run-status";
 import { ImportRefusal } from "./types";
 
-// /admin/import's runs (issue 27): the uploaded file is streamed to DATA_DIR/imports (cut off at the
-// size limit), a job row is written, and the import runs in the background of this process while
+// /admin/import's runs (issue 27): the uploaded file, and the zip of the old uploads when one is sent,
+// are streamed to DATA_DIR/imports (each cut off at its size limit; the zip is checked whole), a job row is written, and the import runs in the background of this process while
 // the row carries its stage and progress (a reload or the no-JS meta refresh shows them), then the
 // summary or the refusal. A job left running by a stopped server reads as failed after two hours.
 
@@ -28,7 +30,7 @@ export interface ImportJobView {
   format: string;
   fileName: string;
   dryRun: boolean;
-  status: "queued" | "running" | "done" | "failed";
+  status: ImportRunStatus;
   stage: string | null;
   done: number;
   total: number;
@@ -41,7 +43,7 @@ export async function listImportJobs(limit = 10): Promise<ImportJobView[]> {
   return rows.map((r) => {
     // A run still "running" after two hours was left behind by a stopped server (another process of
     // this site may be running a younger one, so a row is not judged by this process's own runs).
-    const lost = (r.status === "running" || r.status === "queued") && !running.has(r.id) && Date.parse(r.created_at) < Date.now() - 2 * 3_600_000;
+    const lost = isActiveRun(r.status) && !running.has(r.id) && Date.parse(r.created_at) < Date.now() - 2 * 3_600_000;
     return {
       id: r.id,
       createdAt: r.created_at,
@@ -59,40 +61,103 @@ export async function listImportJobs(limit = 10): Promise<ImportJobView[]> {
   });
 }
 
-/** Reads the upload form (format, dry_run, file) streaming the file to disk; refuses a file over the limit. */
-async function receiveUpload(request: Request): Promise<{ format: ImportFormat; dryRun: boolean; fileName: string; path: string }> {
+interface Upload {
+  format: ImportFormat;
+  dryRun: boolean;
+  fileName: string;
+  path: string;
+  /** The zip of the old uploads, when one was sent (checked whole before the run starts). */
+  mediaPath: string | null;
+  mediaZip?: MediaZip;
+}
+
+/** Passes a file's bytes on up to `max`; past it, drops the rest (the upload is refused afterwards) while the form goes on being read. */
+function capAt(max: number, over: () => void) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen <= max) return callback(null, chunk);
+      over();
+      callback();
+    },
+  });
+}
+
+/** The submitted fields that a refused form shows again (a file input cannot be refilled). */
+export interface ImportFormValues {
+  format: ImportFormat;
+  dryRun: boolean;
+}
+
+/** A refusal of the upload form, with the field it concerns and the values to show again. */
+export class ImportFormError extends DomainError {
+  constructor(
+    error: DomainError,
+    readonly values: ImportFormValues,
+  ) {
+    super(error.status, error.message, error.field);
+  }
+}
+
+/**
+ * Reads the upload form (format, dry_run, file, media) streaming both files to disk, each with its
+ * own limit; refuses a file over its limit and a zip of uploads that is not one or looks hostile.
+ */
+async function receiveUpload(request: Request): Promise<Upload> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data;\s*boundary=/i.test(type) || !request.body) throw new DomainError(400, "Надішліть файл через форму завантаження", "file");
   const dir = join(dataDir(), "imports");
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `.upload-${randomBytes(12).toString("hex")}`);
+  const token = randomBytes(12).toString("hex");
+  const paths = { file: join(dir, `.upload-${token}`), media: join(dir, `.media-${token}.zip`) };
+  const limits = { file: IMPORT_MAX_BYTES, media: IMPORT_MEDIA_MAX_BYTES };
   const fields = new Map<string, string>();
-  let fileName = "";
-  let truncated = false;
-  let written: Promise<void> | undefined;
-  const parser = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fieldSize: 1000 } });
+  const names: Partial<Record<"file" | "media", string>> = {};
+  const over = new Set<string>();
+  const written: Promise<void>[] = [];
+  const parser = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { files: 2, fieldSize: 1000 } });
   parser.on("field", (name, value) => fields.set(name, value));
-  parser.on("file", (_name, stream, info) => {
-    if (!info.filename || written) return stream.resume();
-    fileName = info.filename.slice(0, 200);
-    written = pipeline(stream, createWriteStream(path, { flags: "wx" })).then(() => {
-      truncated = (stream as { truncated?: boolean }).truncated === true;
-    });
+  parser.on("file", (name, stream, info) => {
+    if ((name !== "file" && name !== "media") || !info.filename || names[name] !== undefined) return stream.resume();
+    names[name] = info.filename.slice(0, 200);
+    written.push(
+      pipeline(
+        stream,
+        capAt(limits[name], () => over.add(name)),
+        createWriteStream(paths[name], { flags: "wx" }),
+      ),
+    );
   });
+  const removeAll = () => Promise.all([rm(paths.file, { force: true }), rm(paths.media, { force: true })]);
   try {
     await pipeline(Readable.fromWeb(request.body as import("node:stream/web").ReadableStream), parser);
-    await written;
+    await Promise.all(written);
   } catch {
-    await rm(path, { force: true });
+    await removeAll();
     throw new DomainError(400, "Завантаження перервано: спробуйте ще раз", "file");
   }
-  const format = (FORMATS as readonly string[]).includes(fields.get("format") ?? "") ? (fields.get("format") as ImportFormat) : "auto";
-  if (!written || !fileName) throw new DomainError(422, "Виберіть файл експорту", "file");
-  if (truncated) {
-    await rm(path, { force: true });
-    throw new DomainError(413, tooLargeMessage(), "file");
+  const values: ImportFormValues = {
+    format: (FORMATS as readonly string[]).includes(fields.get("format") ?? "") ? (fields.get("format") as ImportFormat) : "auto",
+    dryRun: fields.get("dry_run") === "1",
+  };
+  const refuse = async (error: DomainError): Promise<never> => {
+    await removeAll();
+    throw new ImportFormError(error, values);
+  };
+  if (!names.file) return refuse(new DomainError(422, "Виберіть файл експорту", "file"));
+  if (over.has("file")) return refuse(new DomainError(413, tooLargeMessage(), "file"));
+  if (over.has("media")) return refuse(new DomainError(413, mediaTooLargeMessage(), "media"));
+  const upload: Upload = { ...values, fileName: names.file, path: paths.file, mediaPath: names.media ? paths.media : null };
+  if (upload.mediaPath) {
+    try {
+      upload.mediaZip = await openMediaZip(upload.mediaPath);
+    } catch (error) {
+      if (error instanceof DomainError) return refuse(error);
+      throw error;
+    }
   }
-  return { format, dryRun: fields.get("dry_run") === "1", fileName, path };
+  return upload;
 }
 
 /** Takes the upload and starts the run in the background; answers the job id. */
@@ -117,7 +182,7 @@ export async function startImportJob(request: Request, actor: Actor): Promise<nu
   return id;
 }
 
-async function runJob(id: number, upload: { format: ImportFormat; dryRun: boolean; path: string; fileName: string }, actor: Actor) {
+async function runJob(id: number, upload: Upload, actor: Actor) {
   let lastWrite = 0;
   const onProgress = (stage: string, done: number, total: number) => {
     const now = Date.now();
@@ -132,7 +197,7 @@ async function runJob(id: number, upload: { format: ImportFormat; dryRun: boolea
   };
   try {
     const text = await readFile(upload.path, "utf8");
-    const summary = await runImport({ format: upload.format, text, actor, dryRun: upload.dryRun, onProgress });
+    const summary = await runImport({ format: upload.format, text, actor, dryRun: upload.dryRun, mediaZip: upload.mediaZip, onProgress });
     await db
       .updateTable("import_jobs")
       .set({ status: "done", stage: "done", summary: JSON.stringify(summary), finished_at: new Date().toISOString() })
@@ -151,7 +216,9 @@ async function runJob(id: number, upload: { format: ImportFormat; dryRun: boolea
       });
     }).catch(() => undefined);
   } finally {
+    upload.mediaZip?.close();
     await rm(upload.path, { force: true });
+    if (upload.mediaPath) await rm(upload.mediaPath, { force: true });
   }
 }
 

@@ -4,10 +4,12 @@ import pLimit from "p-limit";
 import { storeImage } from "../models/media.server";
 import { DomainError } from "../utils/errors";
 import { MAX_IMAGE_BYTES } from "../utils/upload-limits";
+import type { MediaZip } from "./media-zip.server";
 
 // Issue 27 item 4: each image an import brings becomes a media item with our variants
-// (storeImage, app/models/media.server.ts), taken from the uploaded folder of the old uploads when
-// it is there, else fetched from its original address when that answers. One that cannot be had is
+// (storeImage, app/models/media.server.ts), taken from the folder of the old uploads (`--media DIR`)
+// or the zip of them sent on /admin/import (media-zip.server.ts) when it is there, else fetched from
+// its original address when that answers. One that cannot be had is
 // reported by its URL; the article keeps the original link.
 
 const FETCH_MS = 15_000;
@@ -91,11 +93,13 @@ const nameOf = (url: string) => {
 export async function importImages({
   urls,
   mediaDir,
+  mediaZip,
   userId,
   onEach,
 }: {
   urls: string[];
   mediaDir?: string;
+  mediaZip?: MediaZip;
   userId: string | null;
   onEach?: () => void;
 }): Promise<{ stored: Map<string, { id: string; url: string }>; failed: ImageFailure[] }> {
@@ -106,7 +110,7 @@ export async function importImages({
     urls.map((url) =>
       limit(async () => {
         try {
-          const bytes = (mediaDir ? await fromDir(url, mediaDir) : null) ?? (await fetchImage(url));
+          const bytes = (mediaDir ? await fromDir(url, mediaDir) : null) ?? (mediaZip ? await mediaZip.read(url) : null) ?? (await fetchImage(url));
           const item = await storeImage({ bytes, fileName: nameOf(url), userId });
           stored.set(url, { id: item.id, url: item.url });
         } catch (error) {

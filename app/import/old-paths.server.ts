@@ -1,14 +1,18 @@
 import { findRedirect, OLD_QUERY } from "./sources.server";
 
 /**
- * For server/app.ts, before the trailing-slash redirect: the new address of an imported site's old
- * path, looked up only when the request would be redirected anyway (a trailing slash) or is `/`
- * with a WordPress query (`/?p=123`); every other path answers undefined without a query.
+ * For server/app.ts, before the trailing-slash redirect, synchronously: whether a request may be an
+ * imported site's old path at all. Only a path that would be redirected anyway (a trailing slash)
+ * or `/` with a WordPress query (`/?p=123`) is; admin, API, media and build paths never are. Every
+ * other request goes on without a promise or a query.
  */
+export function mayBeOldPath(path: string, url: string): boolean {
+  if (path.length <= 1) return path === "/" && OLD_QUERY.test(url.slice(path.length));
+  if (!path.endsWith("/")) return false;
+  return !(path.startsWith("/api/") || path.startsWith("/admin") || path.startsWith("/media/") || path.startsWith("/build/"));
+}
+
+/** The new address of an imported site's old path, or null (one primary-key read; ask mayBeOldPath first). */
 export async function oldPathRedirect(path: string, url: string): Promise<string | null> {
-  if (path.startsWith("/api/") || path.startsWith("/admin") || path.startsWith("/media/") || path.startsWith("/build/")) return null;
-  const query = url.slice(path.length);
-  if (path === "/") return OLD_QUERY.test(query) ? findRedirect(url) : null;
-  if (path.length > 1 && path.endsWith("/")) return findRedirect(url);
-  return null;
+  return mayBeOldPath(path, url) ? findRedirect(url) : null;
 }

@@ -187,6 +187,13 @@ export function parseWxr(text: string): ParsedSite {
     for (const c of list(item["wp:comment"])) {
       const type = txt(c["wp:comment_type"]);
       if (type === "pingback" || type === "trackback") continue;
+      // wp:comment_approved is "1", "0" (waiting), "spam", "trash" or "post-trashed": the bin is not brought over.
+      const approved = txt(c["wp:comment_approved"]);
+      const status = approved === "1" ? "approved" : approved === "0" ? "pending" : approved === "spam" ? "spam" : null;
+      if (!status) {
+        site.skipped.comment_trash = (site.skipped.comment_trash ?? 0) + 1;
+        continue;
+      }
       const comment: ParsedComment = {
         postSourceId: id,
         sourceId: txt(c["wp:comment_id"]),
@@ -196,7 +203,7 @@ export function parseWxr(text: string): ParsedSite {
         authorUrl: orNull(txt(c["wp:comment_author_url"])),
         createdAt: wpDate(txt(c["wp:comment_date_gmt"]), txt(c["wp:comment_date"]), "") ?? created,
         content: txt(c["wp:comment_content"]),
-        approved: txt(c["wp:comment_approved"]) === "1",
+        status,
       };
       site.comments.push(comment);
     }

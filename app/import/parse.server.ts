@@ -1,4 +1,5 @@
 import { markdownToHtml } from "../utils/markdown";
+import { searchRows, type SearchRows } from "../utils/search-text.server";
 import { htmlToMarkdown } from "./html-to-markdown.server";
 import { parseGhost } from "./parse-ghost.server";
 import { isOurExport, parseOurs } from "./parse-ours.server";
@@ -7,7 +8,9 @@ import { ImportRefusal, type ParsedSite } from "./types";
 
 // The import's CPU work, run in the CPU worker (app/workers/cpu-worker.ts, docs/decisions/018 and
 // 025): reading the whole file into a ParsedSite, and converting bodies (HTML → markdown → the
-// rendered HTML the sanitiser then cleans) in batches.
+// rendered HTML the sanitiser then cleans) in batches, with each article's search rows (its words
+// and their stems, as the editor's save makes them in the `search` job), so the import's writes on
+// the request thread only insert.
 
 export type ImportFormat = "wordpress" | "ghost" | "ours" | "auto";
 
@@ -59,8 +62,10 @@ export interface ConvertItem {
   wordpress: boolean;
   /** Image address → its new address here, rewritten in the body before conversion. */
   images: Record<string, string>;
+  /** The article's other searchable fields as they will be saved (the body is the converted markdown). */
+  search: { title: string; subtitle: string | null; tags: string[] };
 }
-export type ConvertAnswer = { markdown: string; html: string } | { error: string };
+export type ConvertAnswer = { markdown: string; html: string; search: SearchRows } | { error: string };
 
 function rewrite(text: string, images: Record<string, string>): string {
   let out = text;
@@ -78,7 +83,8 @@ export function convertBatch(items: ConvertItem[], sanitize: (html: string) => s
     try {
       const markdown =
         item.markdown !== null ? rewrite(item.markdown, item.images) : htmlToMarkdown(rewrite(item.html ?? "", item.images), { wordpress: item.wordpress });
-      return { markdown, html: markdown.trim() ? sanitize(markdownToHtml(markdown)) : "" };
+      const html = markdown.trim() ? sanitize(markdownToHtml(markdown)) : "";
+      return { markdown, html, search: searchRows({ ...item.search, content: markdown }) };
     } catch (error) {
       return { error: error instanceof RangeError ? "надто глибока вкладеність" : String((error as Error)?.message ?? error) };
     }

@@ -1,24 +1,30 @@
 import { availableParallelism } from "node:os";
+import { sql } from "kysely";
 import { db, writeTransaction, type DB } from "../../db/index";
+import { lowerCase } from "../../db/sql/text";
 import { recordRevision } from "../models/article-revision.server";
 import { insertArticle } from "../models/article-writes.server";
 import { recordAudit, SYSTEM, type Actor } from "../models/audit.server";
+import { applyImportedSettings } from "../models/settings.server";
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { CpuPool } from "../utils/cpu-pool.server";
 import { LIMITS, type ArticleStatus } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { imageUrlsOf } from "./html-to-markdown.server";
 import { importImages, type ImageFailure } from "./media-import.server";
+import type { MediaZip } from "./media-zip.server";
 import type { ConvertAnswer, ConvertItem, ImportFormat } from "./parse.server";
 import { addRedirects, loadSourceMaps, rememberSource } from "./sources.server";
 import { ImportRefusal, type ParsedPost, type ParsedSite } from "./types";
+import { writeComments, type CommentCounts } from "./write-comments.server";
 import { fallbackCategory, resolveAuthors, resolveCategories, type Counted } from "./write-import.server";
 
 // The import run (issue 27, DESIGN §14, docs/decisions/025): the file is read whole in a worker
 // (refused whole, nothing written, when it is malformed, truncated, hostile or of another format);
 // authors and categories are matched or made; images are stored as media; bodies are converted
-// (HTML → markdown → rendered and sanitised) in the worker in batches; articles are written through
-// the model's insertArticle (tags, search row) with their first revision, old paths and source ids,
+// (HTML → markdown → rendered and sanitised, with the search rows) in the worker in batches; articles
+// are written through the model's insertArticle (tags, search row) with their first revision, old
+// paths and source ids,
 // a hundred per transaction, so a run that stops is resumed by running it again (idempotent by
 // the source's ids) and nothing is ever half-written. The site keeps serving meanwhile: the CPU
 // work is in a worker of its own at a lower priority, and each transaction is short.
@@ -37,10 +43,11 @@ export interface ImportSummary {
   authors: Counted;
   images: { stored: number; existing: number; failed: ImageFailure[] };
   redirects: number;
-  comments: number;
+  comments: CommentCounts;
   skipped: Record<string, number>;
   failures: { title: string; reason: string }[];
-  settings: number;
+  /** Our export's settings: those applied (`group.field`) and those left as they were (not importable or invalid). */
+  settings: { applied: string[]; ignored: string[] };
   ms: number;
 }
 
@@ -122,6 +129,8 @@ export async function runImport(options: {
   actor: Actor | null;
   dryRun?: boolean;
   mediaDir?: string;
+  /** The zip of the old uploads sent on /admin/import (checked whole already: media-zip.server.ts). */
+  mediaZip?: MediaZip;
   sourceUrl?: string;
   onProgress?: Progress;
 }): Promise<ImportSummary> {
@@ -144,10 +153,10 @@ export async function runImport(options: {
     authors: { matched: 0, created: 0 },
     images: { stored: 0, existing: 0, failed: [] },
     redirects: 0,
-    comments: site.comments.length,
+    comments: { found: site.comments.length, created: 0, existing: 0, skipped: 0, note: null },
     skipped: site.skipped,
     failures: [],
-    settings: Object.keys(site.settings ?? {}).length,
+    settings: { applied: [], ignored: [] },
     ms: 0,
   };
 
@@ -162,8 +171,7 @@ export async function runImport(options: {
     const fallback = fresh.some((p) => !p.categoryIds.some((c) => categories.ids.has(c))) ? await fallbackCategory(trx, dryRun) : null;
     if (!dryRun) {
       const catPaths = categories.terms.flatMap((t) => t.oldPaths.map((from) => ({ from, to: `/category/${categories.ids.get(t.sourceId)!.slug}` })));
-      const tagPaths = site.tags.flatMap((t) => t.oldPaths.map((from) => ({ from, to: `/search?q=${encodeURIComponent(t.name)}` })));
-      summary.redirects += await addRedirects(trx, [...catPaths, ...tagPaths]);
+      summary.redirects += await addRedirects(trx, catPaths);
     }
     return { authors, categories, fallback };
   });
@@ -187,6 +195,7 @@ export async function runImport(options: {
     const result = await importImages({
       urls: todo.map((t) => t.abs),
       mediaDir: options.mediaDir,
+      mediaZip: options.mediaZip,
       userId: actor?.id ?? null,
       onEach: () => progress("images", ++done, todo.length),
     });
@@ -205,12 +214,23 @@ export async function runImport(options: {
   // Bodies, converted in the workers (the next chunk while this one is written), then written a chunk at a time.
   let written = 0;
   let convertedCount = 0;
+  // Our id of every article of this file, imported before or now (the comments hang on them).
+  const articleIds = new Map(maps.article);
+  const savedFields = (post: ParsedPost) => {
+    const extraCategories = post.categoryIds.slice(1).map((c) => site.categories.find((t) => t.sourceId === c)?.name);
+    const tags = [...new Set([...post.tags, ...extraCategories].filter((t): t is string => Boolean(t)).map((t) => t.trim().slice(0, LIMITS.tag)))].slice(
+      0,
+      LIMITS.tags,
+    );
+    return { title: clip(post.title.trim() || "(без назви)", LIMITS.title)!, subtitle: clip(plain(post.subtitle), LIMITS.subtitle), tags };
+  };
   const convertChunk = async (chunk: ParsedPost[]) => {
     const batches: Promise<ConvertAnswer[]>[] = [];
     for (let i = 0; i < chunk.length; i += BATCH) {
-      const items = chunk
-        .slice(i, i + BATCH)
-        .map((p) => ({ html: p.html, markdown: p.markdown, wordpress: site.source === "wordpress", images: imagesOf(p, images) }));
+      const items = chunk.slice(i, i + BATCH).map((p) => {
+        const { title, subtitle, tags } = savedFields(p);
+        return { html: p.html, markdown: p.markdown, wordpress: site.source === "wordpress", images: imagesOf(p, images), search: { title, subtitle, tags } };
+      });
       batches.push(
         convert(items).then((answers) => {
           convertedCount += items.length;
@@ -238,27 +258,28 @@ export async function runImport(options: {
       });
     for (const { post } of ready) summary.articles.byStatus[post.status] = (summary.articles.byStatus[post.status] ?? 0) + 1;
     summary.articles.created += ready.length;
-    if (dryRun) continue;
+    if (dryRun) {
+      // The comments a dry run counts hang on the articles it would write.
+      for (const { post } of ready) articleIds.set(post.sourceId, `dry-run:${post.sourceId}`);
+      continue;
+    }
     summary.redirects += await writeTransaction(async (trx) => {
       let redirects = 0;
       for (const { post, body } of ready) {
         if ("error" in body) continue;
         const category = post.categoryIds.map((c) => people.categories.ids.get(c)).find(Boolean) ?? people.fallback!;
-        const extraCategories = post.categoryIds.slice(1).map((c) => site.categories.find((t) => t.sourceId === c)?.name);
-        const tags = [...new Set([...post.tags, ...extraCategories].filter((t): t is string => Boolean(t)).map((t) => t.trim().slice(0, LIMITS.tag)))].slice(
-          0,
-          LIMITS.tags,
-        );
-        const title = clip(post.title.trim() || "(без назви)", LIMITS.title)!;
+        const { title, subtitle, tags } = savedFields(post);
         const slug = await firstFreeSlug(slugify(post.slug) || slugify(title) || "stattia", (s) => slugFree(trx, s).then((free) => !free));
         const authorId = (post.authorSourceId && people.authors.ids.get(post.authorSourceId)) || actor?.id || null;
         const featured = post.featuredImage ? (images[post.featuredImage] ?? post.featuredImage) : null;
         const id = await insertArticle(trx, {
           slug,
           title,
-          subtitle: clip(plain(post.subtitle), LIMITS.subtitle),
+          subtitle,
           content: body.markdown,
           contentHtml: body.html,
+          // Made in the worker beside the conversion (the editor's save makes them in the `search` job).
+          search: body.search,
           categoryId: category.id,
           authorId,
           status: post.status,
@@ -273,6 +294,7 @@ export async function runImport(options: {
         });
         await recordRevision(trx, { articleId: id, actorId: actor?.id ?? authorId ?? "", before: null });
         await rememberSource(trx, { source: site.source, site: site.site, kind: "article", sourceId: post.sourceId, targetId: id });
+        articleIds.set(post.sourceId, id);
         redirects += await addRedirects(
           trx,
           post.oldPaths.map((from) => ({ from, to: `/article/${slug}` })),
@@ -283,6 +305,20 @@ export async function runImport(options: {
     written += ready.length;
     progress("write", written, fresh.length);
   }
+
+  // After the articles (their tags and tag slugs exist now): old tag paths, the comments, our export's settings.
+  progress("comments", 0, site.comments.length);
+  const after = await writeTransaction(async (trx) => {
+    const redirects = dryRun ? 0 : await addRedirects(trx, await tagRedirects(trx, site), { replaceSearch: true });
+    const comments = await writeComments(trx, { site, maps, articles: articleIds, dryRun });
+    const settings = site.settings ? await applyImportedSettings(trx, { incoming: site.settings, actor: actor ?? SYSTEM, dryRun }) : summary.settings;
+    return { redirects, comments, settings };
+  });
+  summary.redirects += after.redirects;
+  summary.comments = after.comments;
+  summary.settings = after.settings;
+  progress("comments", site.comments.length, site.comments.length);
+
   summary.ms = Date.now() - started;
   if (!dryRun) {
     await writeTransaction((trx) =>
@@ -296,13 +332,41 @@ export async function runImport(options: {
           failed: summary.articles.failed,
           images: summary.images.stored,
           redirects: summary.redirects,
+          comments: summary.comments.created,
+          settings: summary.settings.applied.length,
         },
       }),
     );
-    // Every list may show an imported story: all public pages are re-rendered.
-    if (summary.articles.created) invalidatePublicCache();
+    // Every list may show an imported story, a comment or a setting: all public pages are re-rendered.
+    if (summary.articles.created || summary.comments.created || summary.settings.applied.length || after.redirects) invalidatePublicCache();
   }
   return summary;
+}
+
+/**
+ * The old tag paths of the file → their tag page here (`/tag/{slug}`, issue 29), read after the
+ * articles are written (a tag row and its slug exist once an article carries it); a tag no imported
+ * article carries has no page, so its old path goes to a search for its name.
+ */
+async function tagRedirects(trx: DB, site: ParsedSite): Promise<{ from: string; to: string }[]> {
+  const terms = site.tags.filter((t) => t.oldPaths.length);
+  if (!terms.length) return [];
+  const nameOf = (t: { name: string }) => t.name.trim().slice(0, LIMITS.tag);
+  const slugs = new Map<string, string>();
+  const names = [...new Set(terms.map((t) => nameOf(t).toLowerCase()))];
+  for (let i = 0; i < names.length; i += 500) {
+    const rows = await trx
+      .selectFrom("tags")
+      .select(["name", "slug"])
+      .where(lowerCase(sql.ref("name")), "in", names.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.slug) slugs.set(r.name.toLowerCase(), r.slug);
+  }
+  return terms.flatMap((t) => {
+    const slug = slugs.get(nameOf(t).toLowerCase());
+    const to = slug ? `/tag/${encodeURIComponent(slug)}` : `/search?q=${encodeURIComponent(t.name)}`;
+    return t.oldPaths.map((from) => ({ from, to }));
+  });
 }
 
 function absolute(url: string, site: ParsedSite): string {

@@ -5,12 +5,12 @@ import { normalizeOldPath } from "./types";
 // ids) and the old public paths that answer 301 (redirects). The public lookup is one primary-key
 // read, made only for a path no page of ours answers (server/app.ts, app/routes/_public.$.tsx).
 
-export type SourceKindOfRow = "article" | "category" | "tag" | "user" | "media";
+export type SourceKindOfRow = "article" | "category" | "tag" | "user" | "media" | "comment";
 export type SourceMaps = Record<SourceKindOfRow, Map<string, string>>;
 
 /** Everything already imported from this source site, by kind. */
 export async function loadSourceMaps(source: string, site: string, executor: DB = db): Promise<SourceMaps> {
-  const maps: SourceMaps = { article: new Map(), category: new Map(), tag: new Map(), user: new Map(), media: new Map() };
+  const maps: SourceMaps = { article: new Map(), category: new Map(), tag: new Map(), user: new Map(), media: new Map(), comment: new Map() };
   const rows = await executor
     .selectFrom("import_sources")
     .select(["kind", "source_id", "target_id"])
@@ -29,8 +29,12 @@ export async function rememberSource(trx: DB, row: { source: string; site: strin
     .execute();
 }
 
-/** Stores old → new (the first mapping of an old path wins; a path that is already its own target is skipped). */
-export async function addRedirects(trx: DB, pairs: { from: string; to: string }[]): Promise<number> {
+/**
+ * Stores old → new (the first mapping of an old path wins; a path that is already its own target is
+ * skipped). `replaceSearch`: an old tag path that an earlier import sent to `/search?q=…` (before
+ * tag pages existed) is moved to its tag page.
+ */
+export async function addRedirects(trx: DB, pairs: { from: string; to: string }[], { replaceSearch = false } = {}): Promise<number> {
   const now = new Date().toISOString();
   const values = pairs
     .map(({ from, to }) => ({ old_path: normalizeOldPath(from), new_path: to, created_at: now }))
@@ -41,7 +45,14 @@ export async function addRedirects(trx: DB, pairs: { from: string; to: string }[
     const result = await trx
       .insertInto("redirects")
       .values(values.slice(i, i + 200))
-      .onConflict((oc) => oc.column("old_path").doNothing())
+      .onConflict((oc) =>
+        replaceSearch
+          ? oc
+              .column("old_path")
+              .doUpdateSet((eb) => ({ new_path: eb.ref("excluded.new_path") }))
+              .where("redirects.new_path", "like", "/search?q=%")
+          : oc.column("old_path").doNothing(),
+      )
       .executeTakeFirst();
     added += Number(result.numInsertedOrUpdatedRows ?? 0);
   }

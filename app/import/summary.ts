@@ -9,6 +9,7 @@ const SKIPPED: Record<string, string> = {
   nav_menu_item: "пункти меню",
   other: "інші типи записів",
   invalid: "некоректні записи",
+  comment_trash: "коментарі з кошика",
 };
 const STATUS: Record<string, string> = { published: "опубліковано", draft: "чернетки", review: "на перевірці", scheduled: "заплановано", archived: "архів" };
 
@@ -26,9 +27,19 @@ export function summaryRows(
     ["Автори: знайдено / створено", `${s.authors.matched} / ${s.authors.created}`],
     ["Зображення: збережено / уже були / не вдалося", `${s.images.stored} / ${s.images.existing} / ${s.images.failed.length}`],
     ["Старі адреси (301)", String(s.redirects)],
-    ["Коментарі (збережено окремо, не імпортовано)", String(s.comments)],
   ];
+  // Runs recorded before comments and settings were applied kept bare counts.
+  const comments = typeof s.comments === "number" ? null : s.comments;
+  if (comments) {
+    rows.push([
+      s.dryRun ? "Коментарі: буде імпортовано / уже були / пропущено" : "Коментарі: імпортовано / уже були / пропущено",
+      `${comments.created} / ${comments.existing} / ${comments.skipped}`,
+    ]);
+    if (comments.note) rows.push(["Коментарі", comments.note]);
+  }
   for (const [k, v] of Object.entries(s.skipped)) rows.push([`Пропущено: ${SKIPPED[k] ?? k.replace(/^status_/, "статус ")}`, String(v)]);
-  if (s.settings) rows.push(["Налаштування у файлі (не застосовано)", String(s.settings)]);
+  const settings = typeof s.settings === "number" ? null : s.settings;
+  if (settings?.applied.length) rows.push([s.dryRun ? "Налаштування буде застосовано" : "Налаштування застосовано", settings.applied.join(", ")]);
+  if (settings?.ignored.length) rows.push(["Налаштування не застосовано (безпека, адреса сайту або некоректні)", settings.ignored.join(", ")]);
   return rows;
 }

@@ -55,7 +55,7 @@ export interface ParsedPost {
   oldPaths: string[];
 }
 
-/** A reader's comment, kept aside for the comments feature (counted and reported until it lands). */
+/** A reader's comment (WordPress only: Ghost keeps its comments out of its JSON export). */
 export interface ParsedComment {
   postSourceId: string;
   sourceId: string;
@@ -64,8 +64,9 @@ export interface ParsedComment {
   authorEmail: string | null;
   authorUrl: string | null;
   createdAt: string;
+  /** As the source wrote it (WordPress: HTML); made plain text when written (run-import.server.ts). */
   content: string;
-  approved: boolean;
+  status: "approved" | "pending" | "spam";
 }
 
 export interface ParsedSite {
@@ -84,7 +85,7 @@ export interface ParsedSite {
   skipped: Record<string, number>;
   /** Attachment id → file URL (WordPress featured images name an attachment). */
   attachments: Record<string, string>;
-  /** Our export's settings (ours only): reported, not applied. */
+  /** Our export's settings by group (ours only): the importable ones are applied (settings.server.ts IMPORTED_SETTINGS). */
   settings?: Record<string, unknown>;
 }
 

@@ -4,7 +4,7 @@ import { invalidatePublicCache } from "../page-store/page-cache.server";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS, TWO_FACTOR_OPTIONS } from "../utils/settings-options";
-import { recordAudit, type Actor } from "./audit.server";
+import { recordAudit, type Actor, type AuditWho } from "./audit.server";
 
 // Settings are key/value JSON rows (DESIGN §4). Each group has a schema with the SPEC §9
 // defaults, so a missing or older row reads as a complete, valid object.
@@ -243,4 +243,71 @@ export async function updateSeoSettings(
   });
   invalidatePublicCache();
   return { ok: true, seo: parsed.data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 27: the settings of our own export (science-news-export) applied by an import. Only what
+// describes the publication travels; what guards the site, where it lives and where its mail goes
+// stays as this install has it (docs/import-export.md):
+// - never: security (session timeout, lockout, two-factor rule), general (site_url, admin_email,
+//   maintenance_mode), integrations' Search Console codes and property (tied to the old address;
+//   the export leaves the codes out anyway), SEO's canonical_url and robots (a staging site's
+//   "noindex" or another address must not reach a live site), the newsletter and SMTP (not
+//   exported: SMTP is an environment variable);
+// - applied: the fields below, each validated by its group's schema (an invalid value is left out).
+
+/** The settings an import of our export applies, by group. */
+export const IMPORTED_SETTINGS = {
+  seo: ["site_title", "site_description", "site_keywords", "og_image", "twitter_handle", "language"],
+  content: ["posts_per_page", "allow_comments", "moderation_required", "comment_max_links", "comment_blocklist"],
+  integrations: ["analytics_enabled"],
+} as const satisfies Partial<Record<SettingsKey, readonly string[]>>;
+
+/**
+ * Applies the importable settings of an export's `settings` (by group) over the stored ones, in the
+ * caller's transaction with one audit entry naming the keys (never their values); answers the keys
+ * that changed (`group.field`) and those left out (not importable, or invalid). A dry run only answers.
+ */
+export async function applyImportedSettings(
+  trx: DB,
+  { incoming, actor, dryRun }: { incoming: Record<string, unknown>; actor: AuditWho; dryRun: boolean },
+): Promise<{ applied: string[]; ignored: string[] }> {
+  const applied: string[] = [];
+  const ignored: string[] = [];
+  for (const [group, value] of Object.entries(incoming)) {
+    if (!value || typeof value !== "object" || Array.isArray(value)) continue;
+    const fields = Object.keys(value);
+    const allowed: readonly string[] | undefined = Object.hasOwn(IMPORTED_SETTINGS, group)
+      ? IMPORTED_SETTINGS[group as keyof typeof IMPORTED_SETTINGS]
+      : undefined;
+    if (!allowed) {
+      ignored.push(...fields.map((f) => `${group}.${f}`));
+      continue;
+    }
+    const key = group as keyof typeof IMPORTED_SETTINGS;
+    const schema = groups[key] as z.AnyZodObject;
+    const current = (await getSettings(key, trx)) as Record<string, unknown>;
+    const next: Record<string, unknown> = { ...current };
+    let changed = false;
+    for (const field of fields) {
+      const one = allowed.includes(field) ? (schema.shape[field] as z.ZodTypeAny).safeParse((value as Record<string, unknown>)[field]) : null;
+      if (!one?.success) {
+        ignored.push(`${group}.${field}`);
+        continue;
+      }
+      if (JSON.stringify(one.data) === JSON.stringify(current[field])) continue;
+      next[field] = one.data;
+      applied.push(`${group}.${field}`);
+      changed = true;
+    }
+    if (changed && !dryRun) await saveSettings(key, next as never, trx);
+  }
+  if (applied.length && !dryRun)
+    await recordAudit(trx, {
+      actor,
+      action: "site.import_settings",
+      object: { type: "settings", label: "Налаштування з імпорту" },
+      details: { keys: applied },
+    });
+  return { applied, ignored };
 }

@@ -4,7 +4,8 @@ import SQLite from "better-sqlite3";
 import { closeDatabase, dataDir, db, engine, getHandle, uploadsDir } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
 import { seedDatabase } from "../../db/seed";
-import { oldPathRedirect } from "../import/old-paths.server";
+import { IMPORT_BODY_BYTES } from "../import/limits.server";
+import { mayBeOldPath, oldPathRedirect } from "../import/old-paths.server";
 import { startScheduler, stopScheduler } from "../models/article-desk.server";
 import { pruneAuditLog } from "../models/audit.server";
 import { pruneLoginAttempts } from "../models/login-attempt.server";
@@ -184,6 +185,7 @@ export const runtime = {
   stop,
   rateLimiters,
   maintenanceResponse,
+  mayBeOldPath,
   oldPathRedirect,
   sitemapFileUrl,
   countViews,
@@ -192,7 +194,7 @@ export const runtime = {
   isSameOrigin,
   // Issue 28: the one POST that comes from other sites by design (RFC 8058), exactly this path.
   isOneClickUnsubscribe: (path: string) => path === "/newsletter/unsubscribe",
-  bodyLimits: { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS },
+  bodyLimits: { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS, IMPORT_BODY_BYTES },
   isDatabaseBusy,
   databaseBusyResponse,
   DATABASE_BUSY_MESSAGE,

@@ -61,6 +61,7 @@ export const AUDIT_ACTIONS = {
   // Moving here and moving on (issue 27, DESIGN §14).
   "site.import": "Імпортовано сайт",
   "site.import_failed": "Імпорт відхилено",
+  "site.import_settings": "Застосовано налаштування з імпорту",
   "site.export": "Експортовано сайт",
   // Static pages (issue 31 item 5).
   "page.create": "Створено сторінку",

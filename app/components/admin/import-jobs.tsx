@@ -1,4 +1,5 @@
 import type { ImportSummary } from "~/import/run-import.server";
+import { IMPORT_RUN_STATUS_LABELS, IMPORT_STAGE_LABELS, isActiveRun, type ImportRunStatus } from "~/import/run-status";
 import { summaryRows } from "~/import/summary";
 import { formatDateTime } from "~/utils/format";
 
@@ -9,16 +10,13 @@ interface Job {
   createdAt: string;
   fileName: string;
   dryRun: boolean;
-  status: "queued" | "running" | "done" | "failed";
+  status: ImportRunStatus;
   stage: string | null;
   done: number;
   total: number;
   summary: ImportSummary | null;
   error: string | null;
 }
-
-const STAGES: Record<string, string> = { parse: "Читання файлу", images: "Зображення", convert: "Перетворення тексту", write: "Запис статей", done: "Готово" };
-const STATUS: Record<Job["status"], string> = { queued: "у черзі", running: "триває", done: "завершено", failed: "відхилено" };
 
 export function ImportJobs({ jobs }: { jobs: Job[] }) {
   if (!jobs.length) return <p className="empty-state">Імпорту ще не було.</p>;
@@ -27,11 +25,12 @@ export function ImportJobs({ jobs }: { jobs: Job[] }) {
     <>
       <div className="import-job" aria-live="polite" data-testid="import-latest">
         <p>
-          <strong>{latest.fileName}</strong> ({formatDateTime(latest.createdAt)}){latest.dryRun ? ", лише перевірка" : ""}: {STATUS[latest.status]}
+          <strong>{latest.fileName}</strong> ({formatDateTime(latest.createdAt)}){latest.dryRun ? ", лише перевірка" : ""}:{" "}
+          {IMPORT_RUN_STATUS_LABELS[latest.status]}
         </p>
-        {latest.status === "running" || latest.status === "queued" ? (
+        {isActiveRun(latest.status) ? (
           <p>
-            {STAGES[latest.stage ?? "parse"] ?? latest.stage}
+            {IMPORT_STAGE_LABELS[latest.stage ?? "parse"] ?? latest.stage}
             {latest.total ? `: ${latest.done} з ${latest.total}` : "…"}{" "}
             <progress max={latest.total || 1} value={latest.total ? latest.done : undefined} aria-label="Поступ імпорту" />
           </p>
@@ -47,7 +46,7 @@ export function ImportJobs({ jobs }: { jobs: Job[] }) {
         <ul className="plain-list">
           {older.map((j) => (
             <li key={j.id}>
-              {formatDateTime(j.createdAt)}, {j.fileName}: {STATUS[j.status]}
+              {formatDateTime(j.createdAt)}, {j.fileName}: {IMPORT_RUN_STATUS_LABELS[j.status]}
               {j.summary ? `, статей ${j.summary.articles.created}` : ""}
             </li>
           ))}
