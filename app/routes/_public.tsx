@@ -2,8 +2,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
-import { listMenuCategories } from "~/models/category.server";
-import { listPublishedPageLinks } from "~/models/page.server";
+import { getPublicMenus } from "~/models/menu.server";
 import { mailConfigured } from "~/services/mail.server";
 import { getPublicSite } from "~/services/public-site.server";
 import styles from "~/styles/public.css";
@@ -18,11 +17,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader() {
-  const [site, categories, pages] = await Promise.all([getPublicSite(), listMenuCategories(), listPublishedPageLinks()]);
+  // The menus of /admin/menu (issue 31 item 5), cached in process like the settings.
+  const [site, menus] = await Promise.all([getPublicSite(), getPublicMenus()]);
   return {
     site,
-    categories: categories.map((c) => ({ name: c.name, slug: c.slug })),
-    pages,
+    menus,
     now: new Date().toISOString(),
     newsletter: mailConfigured(),
   };
@@ -33,7 +32,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
-  const { site, categories, pages, now, newsletter } = useLoaderData<typeof loader>();
+  const { site, menus, now, newsletter } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Pages arrive rendered; with JavaScript, a client-side navigation shows SPEC §2's loading line.
   const loading = navigation.state === "loading";
@@ -48,11 +47,18 @@ export default function PublicLayout() {
       <a className="skip-link" href="#main">
         Перейти до основного вмісту
       </a>
-      <SiteHeader siteTitle={site.title} categories={categories} now={now} />
+      <SiteHeader siteTitle={site.title} menu={menus.header} now={now} />
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />
       </main>
-      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} pages={pages} newsletter={newsletter} />
+      <SiteFooter
+        siteTitle={site.title}
+        description={site.description}
+        categories={menus.categories}
+        quickLinks={menus.footer}
+        social={menus.social}
+        newsletter={newsletter}
+      />
     </div>
   );
 }
