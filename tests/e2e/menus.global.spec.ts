@@ -148,8 +148,12 @@ test("with JavaScript, a link moves by keyboard on its handle (Space, ↓, Space
   await expect(items.nth(1)).toContainText("Технології");
   const handle = page.getByRole("button", { name: "2 з 9. Технології — перетягнути" });
   await handle.focus();
+  // Each step waits for dnd-kit's announcement (its live region), as a screen reader hears it.
+  const live = page.locator("[aria-live]").filter({ hasText: /Технології/ });
   await page.keyboard.press("Space");
+  await expect(live).toContainText(/Технології».* позиція 2 з 9\./);
   await page.keyboard.press("ArrowDown");
+  await expect(live).toContainText("«Технології»: позиція 3 з 9.");
   await page.keyboard.press("Space");
   await expect(flash(page).filter({ hasText: "Порядок збережено: Головне меню" })).toBeVisible();
   await expect(items.nth(1)).toContainText("Медицина");
