@@ -345,3 +345,31 @@ export async function seedHeaderCategories(trx: DB, categoryIds: string[]): Prom
     .execute();
   forgetMenus();
 }
+
+/**
+ * A new page joins the footer quick links (shown once published), as every published page did
+ * before the menu editor; /admin/menu can take it out again. Called in the page's own transaction.
+ */
+export async function addFooterPageLink(trx: DB, pageId: string): Promise<void> {
+  const last = await trx
+    .selectFrom("menu_items")
+    .select((eb) => eb.fn.max("position").as("p"))
+    .where("menu", "=", "footer")
+    .executeTakeFirst();
+  const now = new Date().toISOString();
+  await trx
+    .insertInto("menu_items")
+    .values({
+      id: randomUUID(),
+      menu: "footer",
+      position: Number(last?.p ?? -1) + 1,
+      label: null,
+      kind: "page",
+      category_id: null,
+      page_id: pageId,
+      url: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}

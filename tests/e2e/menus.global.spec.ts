@@ -82,13 +82,14 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(flash(page)).toHaveText("Пункт додано: Головне меню");
       await expect(items).toHaveCount(10);
 
-      // A published page in the footer, under its own title.
-      const addFooter = page.locator("details", { hasText: "Додати пункт: Швидкі посилання (футер)" });
-      await addFooter.locator("summary").click();
-      await addFooter.getByLabel("Куди веде").selectOption("page");
-      await addFooter.getByLabel("Сторінка", { exact: true }).selectOption({ label: title });
-      await addFooter.getByRole("button", { name: "Додати" }).click();
-      await expect(flash(page)).toHaveText("Пункт додано: Швидкі посилання (футер)");
+      // A new page is in the footer by itself (as before the menu editor); here it joins the header too.
+      await addHeader.locator("summary").click();
+      await addHeader.getByLabel("Куди веде").selectOption("page");
+      await addHeader.getByLabel("Сторінка", { exact: true }).selectOption({ label: title });
+      await addHeader.getByRole("button", { name: "Додати" }).click();
+      await expect(flash(page)).toHaveText("Пункт додано: Головне меню");
+      await expect(items).toHaveCount(11);
+      await expect(page.getByRole("list", { name: "Пункти швидких посилань" }).getByRole("listitem").last()).toContainText(title);
 
       // Social links: http refused, https shown.
       await page.getByLabel("Telegram").fill("http://t.me/nauka");
@@ -103,13 +104,15 @@ for (const javaScriptEnabled of [true, false]) {
       await page.context().clearCookies();
       await page.goto("/");
       const links = publicHeader(page);
-      await expect(links).toHaveCount(10);
+      await expect(links).toHaveCount(11);
       await expect(links.nth(0)).toHaveText("Свіжі новини");
       await expect(links.nth(0)).toHaveAttribute("href", "/");
       await expect(links.nth(1)).toHaveText("Медицина");
       await expect(links.nth(2)).toHaveText("Технології");
       await expect(links.nth(9)).toHaveText("Подкаст");
       await expect(links.nth(9)).toHaveAttribute("href", "https://podcast.example/nauka");
+      await expect(links.nth(10)).toHaveText(title);
+      await expect(links.nth(10)).toHaveAttribute("href", `/page/${slug}`);
       const footer = page.getByRole("contentinfo");
       await expect(footer.getByRole("navigation", { name: "Швидкі посилання" }).getByRole("link", { name: title })).toHaveAttribute("href", `/page/${slug}`);
       await expect(footer.getByRole("navigation", { name: "Соціальні мережі" }).getByRole("link")).toHaveText(["Telegram"]);
