@@ -154,7 +154,8 @@ export default function MenuScreen() {
             <MenuList menu={menu} items={menus[menu]} categories={categories} pages={pages} editId={editId} editFailure={failed("update", menu)} busy={busy} />
             <details className="menu-add" open={Boolean(add)}>
               <summary>Додати пункт: {MENU_NAMES[menu]}</summary>
-              <Form method="post" className="form menu-item-form">
+              {/* A new key once an item is added: with JavaScript the page is not reloaded, and the form starts empty again. */}
+              <Form method="post" className="form menu-item-form" key={menus[menu].map((i) => i.id).join(",")}>
                 <input type="hidden" name="menu" value={menu} />
                 <ItemFields prefix={`${menu}-add`} categories={categories} pages={pages} values={add?.values} errors={add?.errors} />
                 <button type="submit" name="intent" value="add" className="button button-primary" disabled={busy}>
