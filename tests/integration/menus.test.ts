@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../app/models/user.server";
 import { db } from "../../db/index";
 import { seedDatabase } from "../../db/seed";
+import { down as dropMenus, up as createMenus } from "../../migrations/2026_12_01_000031_menus";
 import { migrated, request, sendJson, tokenFor } from "../helpers";
 import { request as fetchFrom, startServer, type RunningServer } from "../server-process";
 
@@ -262,6 +263,18 @@ describe("menus (one process)", () => {
     const html = await home();
     expect(navLinks(html, "Головне меню").map(([t]) => t)).not.toContain("Ґрунти й надра");
     expect(footerQuickLinks(html)).toEqual([["Головна", "/"]]);
+  });
+});
+
+describe("menus: migration 000031 on a site that already has categories and pages (an upgrade)", () => {
+  it("writes SPEC's header from the SPEC categories that exist and the footer from the pages, in order; other categories are offered", async () => {
+    await dropMenus(db);
+    await createMenus(db);
+    const got = await menus();
+    expect(got.header.map((i) => [i.title, i.href])).toEqual(SPEC_HEADER);
+    const pages = await db.selectFrom("pages").select("title").orderBy("position").orderBy("title").execute();
+    expect(got.footer.map((i) => i.title)).toEqual(pages.map((p) => p.title));
+    expect(got.offered_categories.map((c) => c.name)).toEqual(["Екосистеми", "Єдність даних"]);
   });
 });
 
