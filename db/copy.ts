@@ -46,6 +46,7 @@ export const COPIED_TABLES = [
   "article_corrections",
   "article_sources",
   "pages",
+  "menu_items",
   "import_sources",
   "redirects",
   "import_jobs",
@@ -53,7 +54,7 @@ export const COPIED_TABLES = [
 ] as const;
 
 /** Tables a migration fills on a new site: emptied on the target before the copy. */
-const SEEDED_BY_MIGRATIONS = ["pages"] as const;
+const SEEDED_BY_MIGRATIONS = ["menu_items", "pages"] as const;
 
 /** Tables whose SQLite rowid is an explicit column on PostgreSQL (migrations/dialect.ts `rowid`). */
 const WITH_ROWID = new Set(["articles", "article_tags"]);
@@ -130,8 +131,8 @@ async function copyInto(
     try {
       const tables: CopyReport["tables"] = [];
       await target.db.transaction().execute(async (trx) => {
-        // Rows the migrations write on a new site (the six draft pages, migration 000029) are
-        // replaced by the source's own.
+        // Rows the migrations write on a new site (the six draft pages, migration 000029, and the
+        // menus that link them, 000031) are replaced by the source's own.
         for (const table of SEEDED_BY_MIGRATIONS) await trx.deleteFrom(table).execute();
         for (const table of COPIED_TABLES) {
           const columns = (sqlite.prepare(`select name from pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name);

@@ -14,6 +14,7 @@ import * as correctionsEmbargoSources from "../migrations/2026_11_25_000027_corr
 import * as searchStems from "../migrations/2026_11_25_000028_search_stems";
 import * as pagesMenus from "../migrations/2026_11_25_000029_pages_menus";
 import * as newcomerRound2 from "../migrations/2026_11_25_000030_newcomer_round_2";
+import * as menus from "../migrations/2026_12_01_000031_menus";
 import type { DB } from "./index";
 
 // Migrations are imported here rather than read from disk so they travel inside the compiled
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "2026_11_25_000028_search_stems": searchStems,
   "2026_11_25_000029_pages_menus": pagesMenus,
   "2026_11_25_000030_newcomer_round_2": newcomerRound2,
+  "2026_12_01_000031_menus": menus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

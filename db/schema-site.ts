@@ -152,3 +152,21 @@ export interface PagesTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type MenuName = "header" | "footer";
+export type MenuItemKind = "home" | "category" | "page" | "url";
+
+/** A link of the header menu or the footer quick links (issue 31 item 5, migration 000031). */
+export interface MenuItemsTable {
+  id: string;
+  menu: MenuName;
+  position: number;
+  /** Null: the target's own name (a category's name, a page's title). */
+  label: string | null;
+  kind: MenuItemKind;
+  category_id: string | null;
+  page_id: string | null;
+  url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}

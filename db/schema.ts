@@ -14,6 +14,7 @@ import type {
   ArticleCorrectionsTable,
   ArticleSourcesTable,
   PagesTable,
+  MenuItemsTable,
 } from "./schema-site";
 export type { CommentsMode, CommentStatus } from "./schema-site";
 
@@ -330,6 +331,7 @@ export interface Database {
   article_corrections: ArticleCorrectionsTable;
   article_sources: ArticleSourcesTable;
   pages: PagesTable;
+  menu_items: MenuItemsTable;
   form_tokens: FormTokensTable;
 }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { subHours } from "date-fns";
 import { insertArticle } from "../app/models/article.server";
+import { MENU_CATEGORY_SLUGS } from "../app/models/category.server";
 import { HOMEPAGE_BLOCKS } from "../app/models/homepage.server";
+import { seedHeaderCategories } from "../app/models/menu.server";
 import { saveSettings } from "../app/models/settings.server";
 import { createUser } from "../app/models/user.server";
 import { daysBefore, utcDayBefore } from "../app/utils/dates";
@@ -69,6 +71,11 @@ export async function seedDatabase({
       categoryIds.set(c.slug, id);
       await trx.insertInto("categories").values({ id, name: c.name, slug: c.slug, description: c.description }).execute();
     }
+    // SPEC §2's header menu: 'Latest news' (migration 000031) and then these, in SPEC order.
+    await seedHeaderCategories(
+      trx,
+      MENU_CATEGORY_SLUGS.flatMap((slug) => categoryIds.get(slug) ?? []),
+    );
 
     const userIds = new Map<string, string>();
     if (demo) {

@@ -1,33 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { db, writeTransaction, type DB } from "../../db/index";
+import { announceChange, db, writeTransaction, type DB } from "../../db/index";
 import { lowerCase, ukOrder } from "../../db/sql/text";
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import type { CategoryInput } from "../utils/newsroom-rules";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { recordAudit, type Actor } from "./audit.server";
+// A menu link shows its category's name or page's title and goes with it (ON DELETE CASCADE): each
+// write forgets the cached menus here, and announces itself to other processes (docs/decisions/031).
+import { forgetMenus } from "./menu-cache.server";
 
 // Categories (SPEC §3 'Category'). Reads used by the public site live here beside the newsroom's
 // writes, so both sides share one model.
 
-/** SPEC §2 menu order of the eight public categories. */
+/** SPEC §2 menu order of the eight public categories (the initial header menu, migration 000031 and the seed). */
 export const MENU_CATEGORY_SLUGS = ["technology", "medicine", "space-physics", "environment", "research", "ai-computing", "biology", "innovation"] as const;
 
 /** A category by slug, or undefined. */
 export async function getCategoryBySlug({ slug }: { slug: string }) {
   return db.selectFrom("categories").select(["id", "name", "slug", "description", "created_at"]).where("slug", "=", slug).executeTakeFirst();
-}
-
-/** The categories linked from the public menu, in SPEC order (missing ones left out). */
-export async function listMenuCategories() {
-  const rows = await db
-    .selectFrom("categories")
-    .select(["id", "name", "slug"])
-    .where("slug", "in", [...MENU_CATEGORY_SLUGS])
-    .execute();
-  const bySlug = new Map(rows.map((r) => [r.slug, r]));
-  return MENU_CATEGORY_SLUGS.flatMap((slug) => bySlug.get(slug) ?? []);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,6 +115,7 @@ export async function createCategory({ actor, input }: { actor: Actor; input: Ca
     await trx.insertInto("categories").values({ id, name: input.name, slug, description: input.description, created_at: now, updated_at: now }).execute();
     await recordAudit(trx, { actor, action: "category.create", object: { type: "category", id, label: input.name }, details: { slug } });
   });
+  forgetMenus();
   invalidatePublicCache();
   return (await getCategoryById({ id }))!;
 }
@@ -142,6 +135,7 @@ export async function updateCategory({ actor, id, input }: { actor: Actor; id: s
       .set({ name: input.name, description: input.description, slug, updated_at: new Date().toISOString() })
       .where("id", "=", id)
       .execute();
+    await announceChange(trx);
     const fields = [
       current.name !== input.name && "name",
       (current.description ?? null) !== (input.description ?? null) && "description",
@@ -156,6 +150,7 @@ export async function updateCategory({ actor, id, input }: { actor: Actor; id: s
       details: { fields, ...(current.name !== input.name && { from: current.name }) },
     });
   });
+  forgetMenus();
   invalidatePublicCache();
   return (await getCategoryById({ id }))!;
 }
@@ -172,7 +167,9 @@ export async function deleteCategory({ actor, id }: { actor: Actor; id: string }
       );
     }
     await trx.deleteFrom("categories").where("id", "=", id).execute();
+    await announceChange(trx);
     await recordAudit(trx, { actor, action: "category.delete", object: { type: "category", id, label: current.name }, details: { slug: current.slug } });
   });
+  forgetMenus();
   invalidatePublicCache();
 }

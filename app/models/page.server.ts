@@ -1,15 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { db, writeTransaction, type DB } from "../../db/index";
+import { announceChange, db, writeTransaction, type DB } from "../../db/index";
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import { DomainError } from "../utils/errors";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { recordAudit, type Actor } from "./audit.server";
+// A menu link shows its category's name or page's title and goes with it (ON DELETE CASCADE): each
+// write forgets the cached menus here, and announces itself to other processes (docs/decisions/031).
+import { forgetMenus } from "./menu-cache.server";
+import { addFooterPageLink } from "./menu.server";
 
 // Static pages (issue 31 item 5, DESIGN §17, docs/decisions/031): About, Contact, … and any a
 // newsroom adds. The body is markdown, rendered and sanitised by the same renderer as articles,
-// in the CPU pool, when saved (never per view). Public at /page/{slug} while published; the footer
-// links to the published ones. Every change empties the page store (the footer is on every page).
+// in the CPU pool, when saved (never per view). Public at /page/{slug} while published; a new page
+// joins the footer's quick links, shown once published (/admin/menu may take it out: menu.server.ts). Every change empties the page store (the footer is on every page).
 
 export const PAGE_STATUSES = ["published", "draft"] as const;
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -59,7 +63,7 @@ export async function getPublishedPage({ slug }: { slug: string }) {
   return db.selectFrom("pages").select(COLUMNS).where("slug", "=", slug).where("status", "=", "published").executeTakeFirst();
 }
 
-/** The footer's quick links: published pages, in order. */
+/** Published pages, in order (the sitemap). */
 export async function listPublishedPageLinks(): Promise<{ title: string; slug: string }[]> {
   return db.selectFrom("pages").select(["title", "slug"]).where("status", "=", "published").orderBy("position").orderBy("title").execute();
 }
@@ -90,6 +94,7 @@ export async function createPage({ actor, input }: { actor: Actor; input: PageIn
       .insertInto("pages")
       .values({ id, ...input, body_html, position: Number(last?.p ?? -1) + 1, created_at: now, updated_at: now })
       .execute();
+    await addFooterPageLink(trx, id);
     await recordAudit(trx, {
       actor,
       action: "page.create",
@@ -97,6 +102,7 @@ export async function createPage({ actor, input }: { actor: Actor; input: PageIn
       details: { slug: input.slug, status: input.status },
     });
   });
+  forgetMenus();
   invalidatePublicCache();
   return (await getPageById({ id }))!;
 }
@@ -112,9 +118,11 @@ export async function updatePage({ actor, id, input }: { actor: Actor; id: strin
       .set({ ...input, body_html, updated_at: new Date().toISOString() })
       .where("id", "=", id)
       .execute();
+    await announceChange(trx);
     const fields = (["title", "slug", "body", "status", "seo_title", "seo_description"] as const).filter((f) => (current[f] ?? null) !== (input[f] ?? null));
     if (fields.length) await recordAudit(trx, { actor, action: "page.update", object: { type: "page", id, label: input.title }, details: { fields } });
   });
+  forgetMenus();
   invalidatePublicCache();
   return (await getPageById({ id }))!;
 }
@@ -124,8 +132,10 @@ export async function deletePage({ actor, id }: { actor: Actor; id: string }) {
     const current = await getPageById({ id }, trx);
     if (!current) throw new DomainError(404, "Сторінку не знайдено");
     await trx.deleteFrom("pages").where("id", "=", id).execute();
+    await announceChange(trx);
     await recordAudit(trx, { actor, action: "page.delete", object: { type: "page", id, label: current.title }, details: { slug: current.slug } });
   });
+  forgetMenus();
   invalidatePublicCache();
 }
 

@@ -3,6 +3,7 @@ import { announceChange, databaseChangeVersion, dataDir, db, writeTransaction, t
 import { invalidatePublicCache } from "../page-store/page-cache.server";
 import type { FieldErrors } from "../utils/forms";
 import { checkbox, fieldErrors } from "../utils/forms.server";
+import { SOCIAL_NETWORKS } from "../utils/menus";
 import { LANGUAGE_OPTIONS, ROBOTS_OPTIONS, TWO_FACTOR_OPTIONS } from "../utils/settings-options";
 import { recordAudit, type Actor, type AuditWho } from "./audit.server";
 
@@ -105,6 +106,37 @@ export const NewsletterSettingsSchema = z.object({
 });
 export type NewsletterSettings = z.infer<typeof NewsletterSettingsSchema>;
 
+// Issue 31 item 5 (DESIGN §17): the footer's social links, edited on /admin/menu. An https address
+// or nothing: an empty one shows no link (never a `#`).
+const socialUrl = (name: string) =>
+  z
+    .string({ invalid_type_error: "Має бути текстом" })
+    .trim()
+    .max(300, "Не більше 300 символів")
+    .refine((v) => v === "" || isHttpsUrl(v), `Адреса ${name} має починатися з https:// (або залиште поле порожнім)`)
+    .default("");
+
+/** Whether text is an absolute https URL with a host (the menu's external links, the social links). */
+export function isHttpsUrl(text: string): boolean {
+  if (!/^https:\/\/[^\s]+$/i.test(text)) return false;
+  try {
+    return new URL(text).hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export { SOCIAL_NETWORKS };
+
+export const SocialSettingsSchema = z.object({
+  facebook: socialUrl("Facebook"),
+  x: socialUrl("X (Twitter)"),
+  telegram: socialUrl("Telegram"),
+  youtube: socialUrl("YouTube"),
+  instagram: socialUrl("Instagram"),
+});
+export type SocialSettings = z.infer<typeof SocialSettingsSchema>;
+
 const groups = {
   submissions: SubmissionsSchema,
   general: GeneralSettingsSchema,
@@ -114,6 +146,7 @@ const groups = {
   security: SecuritySettingsSchema,
   seed: SeedInfoSchema,
   newsletter: NewsletterSettingsSchema,
+  social: SocialSettingsSchema,
 } as const;
 type Groups = typeof groups;
 export type SettingsKey = keyof Groups;

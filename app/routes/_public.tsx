@@ -3,8 +3,7 @@ import { Outlet, useLoaderData, useMatches, useNavigation, type ShouldRevalidate
 import { SiteFooter } from "~/components/public/site-footer";
 import { SiteHeader } from "~/components/public/site-header";
 import { StaffBar } from "~/components/public/staff-bar";
-import { listMenuCategories } from "~/models/category.server";
-import { listPublishedPageLinks } from "~/models/page.server";
+import { getPublicMenus } from "~/models/menu.server";
 import { mailConfigured } from "~/services/mail.server";
 import { getPublicSite } from "~/services/public-site.server";
 import { staffBar } from "~/services/staff-bar.server";
@@ -20,11 +19,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [site, categories, pages, staff] = await Promise.all([getPublicSite(), listMenuCategories(), listPublishedPageLinks(), staffBar(request)]);
+  // The menus of /admin/menu (issue 31 item 5), cached in process like the settings.
+  const [site, menus, staff] = await Promise.all([getPublicSite(), getPublicMenus(), staffBar(request)]);
   return {
     site,
-    categories: categories.map((c) => ({ name: c.name, slug: c.slug })),
-    pages,
+    menus,
     now: new Date().toISOString(),
     newsletter: mailConfigured(),
     // Issue 31 items 15 and 19: only for a signed-in staff member (never in a stored page).
@@ -37,7 +36,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod && formMethod !== "GET" ? defaultShouldRevalidate : false;
 
 export default function PublicLayout() {
-  const { site, categories, pages, now, newsletter, staff } = useLoaderData<typeof loader>();
+  const { site, menus, now, newsletter, staff } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const matches = useMatches();
   // The page's own route says where its editor is (the article page), when this reader may edit it.
@@ -56,11 +55,18 @@ export default function PublicLayout() {
         Перейти до основного вмісту
       </a>
       {staff ? <StaffBar staff={staff} editUrl={editUrl ?? null} /> : null}
-      <SiteHeader siteTitle={site.title} categories={categories} now={now} />
+      <SiteHeader siteTitle={site.title} menu={menus.header} now={now} />
       <main id="main" tabIndex={-1} className="container public-main">
         <Outlet />
       </main>
-      <SiteFooter siteTitle={site.title} description={site.description} categories={categories} pages={pages} newsletter={newsletter} />
+      <SiteFooter
+        siteTitle={site.title}
+        description={site.description}
+        categories={menus.categories}
+        quickLinks={menus.footer}
+        social={menus.social}
+        newsletter={newsletter}
+      />
     </div>
   );
 }

@@ -67,6 +67,8 @@ export const AUDIT_ACTIONS = {
   "page.create": "Створено сторінку",
   "page.update": "Змінено сторінку",
   "page.delete": "Видалено сторінку",
+  // The header menu and the footer quick links (issue 31 item 5).
+  "menu.save": "Змінено меню",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -88,6 +90,7 @@ export const AUDIT_OBJECT_TYPES = [
   "newsletter",
   "import",
   "page",
+  "menu",
 ] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
@@ -104,6 +107,7 @@ export const AUDIT_OBJECT_LABELS: Record<AuditObjectType, string> = {
   newsletter: "Розсилка",
   import: "Імпорт",
   page: "Сторінка",
+  menu: "Меню",
 };
 
 /** The Ukrainian label of an action; an unknown name (written by newer code) shows as itself. */
@@ -129,6 +133,9 @@ const DETAIL_KEYS: Record<string, string> = {
   kind: "вид",
   blocks: "блоки",
   scheduled: "за розкладом",
+  items: "пунктів",
+  added: "додано",
+  removed: "прибрано",
 };
 const DETAIL_VALUES: Record<string, string> = {
   form: "форма входу",

@@ -21,6 +21,7 @@ export const SCREEN_ROLES = {
   "/admin/authors": EDITORS,
   "/admin/newsletter": EDITORS,
   "/admin/pages": EDITORS,
+  "/admin/menu": EDITORS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function mayOpen(role: Role, path: string): boolean {

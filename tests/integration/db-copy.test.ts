@@ -5,7 +5,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { copySqliteToPostgres } from "../../db/copy";
-import { onPostgres, rowOf } from "../database-of";
+import { onPostgres, rowOf, rowsOf } from "../database-of";
 import { databaseUrlFor } from "../pg";
 import { startServer } from "../server-process";
 import { apiSend, apiSignIn, firstCategoryId } from "../staff-client";
@@ -68,9 +68,13 @@ describe.runIf(onPostgres)("npm run db:copy", () => {
         name: string;
       }[]
     ).map((t) => t.name);
+    // Issue 31 item 5: the menus (the migration's own rows on the target give way to the source's).
+    const menuIds = (file.prepare("select id from menu_items").all() as { id: string }[]).map((r) => r.id).sort();
     file.close();
     expect(report.tables.map((t) => t.table).sort()).toEqual(tables.sort());
     expect(report.tables.find((t) => t.table === "audit_log")!.rows).toBeGreaterThan(0);
+    expect(menuIds).toHaveLength(15);
+    expect((await rowsOf<{ id: string }>(target, "select id from menu_items")).map((r) => r.id).sort()).toEqual(menuIds);
     const after = await rowOf<{ rowid: number }>(target, "select rowid from articles where id = ?", articleId);
     expect(after.rowid).toBe(before.rowid);
 

@@ -131,6 +131,9 @@ const TABLE: Record<string, Record<Role, Expect>> = {
   "/admin/pages": EDITOR_SCREEN,
   "/api/pages": STAFF_API,
   "/api/pages/:id": STAFF_API,
+  // The menus (issue 31 item 5): the editor for admins and editors; the JSON for staff to read.
+  "/admin/menu": EDITOR_SCREEN,
+  "/api/menu": STAFF_API,
 };
 
 let server: RunningServer;
@@ -153,6 +156,7 @@ async function digest(): Promise<string> {
       ["users", "id, username, email, role, is_active, password_hash, name, bio"],
       ["media", "id, file_name"],
       ["homepage_blocks", "*"],
+      ["menu_items", "id, menu, position, label, kind, category_id, page_id, url"],
       ["settings", "key, value"],
       ["slug_redirects", "*"],
       // A refused write records nothing either (issue 25).
@@ -320,6 +324,7 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       [`/api/categories/${ids.category}`, "PUT", category, ["anonymous", "reporter"]],
       [`/api/categories/${ids.category}`, "DELETE", undefined, ["anonymous", "reporter"]],
       ["/api/homepage/config", "PUT", { blocks: [] }, ["anonymous", "reporter"]],
+      ["/api/menu", "PUT", { header: [], social: { telegram: "https://t.me/x" } }, ["anonymous", "reporter"]],
       ["/api/seo/settings", "PUT", { site_title: "Чужа назва" }, ["anonymous", "reporter", "editor"]],
       ["/api/seo/submit-url", "POST", { url: "https://news.example/article/x" }, ["anonymous", "reporter"]],
       ["/api/seo/search-console/submit-sitemap", "POST", {}, ["anonymous", "reporter"]],
@@ -341,6 +346,7 @@ describe("permissions (DESIGN §5): every route as every role", () => {
       ["/api/articles/", "POST", { title: "Анонім", content: "x", category_id: ids.category, status: "draft" }, ["anonymous"]],
       ["/admin/categories", "POST", { intent: "create", ...category }, ["anonymous", "reporter"]],
       ["/admin/homepage", "POST", { intent: "save", config: '{"blocks":[]}' }, ["anonymous", "reporter"]],
+      ["/admin/menu", "POST", { intent: "add", menu: "header", kind: "home", label: "Чуже" }, ["anonymous", "reporter"]],
       ["/admin/settings", "POST", { site_title: "Чужа назва" }, ["anonymous", "reporter", "editor"]],
       ["/admin/users", "POST", { intent: "create", ...user }, ["anonymous", "reporter", "editor"]],
       ["/admin/seo/analytics", "POST", { intent: "sitemap" }, ["anonymous", "reporter"]],

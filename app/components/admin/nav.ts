@@ -9,6 +9,7 @@ export const ADMIN_NAV = [
   { to: "/admin/categories", label: "Категорії" },
   { to: "/admin/comments", label: "Коментарі" },
   { to: "/admin/pages", label: "Сторінки" },
+  { to: "/admin/menu", label: "Меню" },
   { to: "/admin/analytics", label: "Аналітика" },
   { to: "/admin/newsletter", label: "Розсилка" },
   { to: "/admin/settings", label: "Налаштування" },

@@ -1,24 +1,35 @@
 import { Link } from "@remix-run/react";
 import { NewsletterSignup } from "./newsletter-signup";
-import type { MenuCategory } from "./site-header";
+import type { MenuLink } from "./site-header";
 
-// SPEC §2's quick links are the static pages (issue 31 item 5, DESIGN §17): the footer links to the
-// published ones only, and never to `#`. (The placeholder social links are gone until the social
-// URLs have a setting.)
+// SPEC §2's quick links and social links, from /admin/menu (issue 31 item 5, DESIGN §17): a link to
+// an unpublished page is not shown, a social network without an address has no link, and nothing
+// ever points to `#`. The "Рубрики" column lists the header menu's categories.
+
+const FooterLink = ({ link }: { link: MenuLink }) =>
+  link.external ? (
+    <a href={link.href} rel="noopener">
+      {link.label}
+    </a>
+  ) : (
+    <Link to={link.href}>{link.label}</Link>
+  );
 
 export function SiteFooter({
   siteTitle,
   description,
   categories,
   newsletter = false,
-  pages,
+  quickLinks,
+  social,
 }: {
   siteTitle: string;
   description: string;
-  categories: MenuCategory[];
+  categories: MenuLink[];
   /** Issue 28: the subscribe form, when mail is set up. */
   newsletter?: boolean;
-  pages: { title: string; slug: string }[];
+  quickLinks: MenuLink[];
+  social: { name: string; href: string }[];
 }) {
   return (
     <footer className="site-footer">
@@ -28,16 +39,29 @@ export function SiteFooter({
             {siteTitle}
           </h2>
           <p>{description}</p>
+          {social.length ? (
+            <nav aria-label="Соціальні мережі">
+              <ul className="social-links">
+                {social.map((s) => (
+                  <li key={s.name}>
+                    <a href={s.href} rel="noopener me">
+                      {s.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
         </section>
-        {pages.length ? (
+        {quickLinks.length ? (
           <nav aria-labelledby="footer-quick">
             <h2 id="footer-quick" className="footer-title">
               Швидкі посилання
             </h2>
             <ul>
-              {pages.map((p) => (
-                <li key={p.slug}>
-                  <Link to={`/page/${p.slug}`}>{p.title}</Link>
+              {quickLinks.map((l, i) => (
+                <li key={`${i}:${l.href}`}>
+                  <FooterLink link={l} />
                 </li>
               ))}
             </ul>
@@ -48,9 +72,9 @@ export function SiteFooter({
             Рубрики
           </h2>
           <ul>
-            {categories.map((c) => (
-              <li key={c.slug}>
-                <Link to={`/category/${c.slug}`}>{c.name}</Link>
+            {categories.map((c, i) => (
+              <li key={`${i}:${c.href}`}>
+                <FooterLink link={c} />
               </li>
             ))}
             <li>

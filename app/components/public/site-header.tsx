@@ -2,9 +2,12 @@ import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Clock } from "./clock";
 
-export interface MenuCategory {
-  name: string;
-  slug: string;
+/** A link of the header or footer menu (app/models/menu.server.ts `PublicLink`). */
+export interface MenuLink {
+  label: string;
+  href: string;
+  /** Another site's https address: a plain link, not a client-side navigation. */
+  external: boolean;
 }
 
 /**
@@ -12,9 +15,15 @@ export interface MenuCategory {
  * aria-current="page"). Plain Links read the header's one location: a NavLink matches its path
  * afresh for each of the menu's 18 links on every render (issue 16, cold renders).
  */
-function MenuLinks({ categories, pathname, onChoose }: { categories: MenuCategory[]; pathname: string; onChoose?: () => void }) {
+function MenuLinks({ links, pathname, onChoose }: { links: MenuLink[]; pathname: string; onChoose?: () => void }) {
   const current = pathname.toLowerCase();
-  const link = (to: string, name: string) => {
+  const link = ({ href: to, label: name, external }: MenuLink) => {
+    if (external)
+      return (
+        <a href={to} rel="noopener" onClick={onChoose}>
+          {name}
+        </a>
+      );
     // "/" only for itself (NavLink's `end`); a section also for the paths below it.
     const section = to.toLowerCase();
     const active = current === section || (section !== "/" && current.startsWith(`${section}/`));
@@ -26,19 +35,19 @@ function MenuLinks({ categories, pathname, onChoose }: { categories: MenuCategor
   };
   return (
     <ul>
-      <li>{link("/", "Latest news")}</li>
-      {categories.map((c) => (
-        <li key={c.slug}>{link(`/category/${c.slug}`, c.name)}</li>
+      {links.map((l, i) => (
+        <li key={`${i}:${l.href}`}>{link(l)}</li>
       ))}
     </ul>
   );
 }
 
 /**
- * Top bar, logo and menus (SPEC §2 'Header and footer'). The mobile menu is a <details>: it opens
+ * Top bar, logo and menus (SPEC §2 'Header and footer'; the links come from /admin/menu, issue 31
+ * item 5). The mobile menu is a <details>: it opens
  * and closes without JavaScript; with JavaScript it also closes when a link is chosen.
  */
-export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; categories: MenuCategory[]; now: string }) {
+export function SiteHeader({ siteTitle, menu, now }: { siteTitle: string; menu: MenuLink[]; now: string }) {
   const mobile = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   const close = () => {
@@ -47,15 +56,15 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
   useEffect(close, [location.pathname, location.search]);
   // Issue 31 item 18: Escape closes the phone menu and gives focus back to its button.
   useEffect(() => {
-    const menu = mobile.current;
-    if (!menu) return;
+    const details = mobile.current;
+    if (!details) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || !menu.open) return;
-      menu.open = false;
-      menu.querySelector("summary")?.focus();
+      if (event.key !== "Escape" || !details.open) return;
+      details.open = false;
+      details.querySelector("summary")?.focus();
     };
-    menu.addEventListener("keydown", onKey);
-    return () => menu.removeEventListener("keydown", onKey);
+    details.addEventListener("keydown", onKey);
+    return () => details.removeEventListener("keydown", onKey);
   }, []);
 
   return (
@@ -97,13 +106,13 @@ export function SiteHeader({ siteTitle, categories, now }: { siteTitle: string; 
             <span>Меню</span>
           </summary>
           <nav aria-label="Мобільне меню" className="mobile-nav">
-            <MenuLinks categories={categories} pathname={location.pathname} onChoose={close} />
+            <MenuLinks links={menu} pathname={location.pathname} onChoose={close} />
           </nav>
         </details>
       </div>
       <nav aria-label="Головне меню" className="main-nav">
         <div className="container">
-          <MenuLinks categories={categories} pathname={location.pathname} />
+          <MenuLinks links={menu} pathname={location.pathname} />
         </div>
       </nav>
     </header>
