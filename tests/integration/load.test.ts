@@ -140,7 +140,12 @@ async function formStaff(staff: Staff, name: string, categoryId: string, end: nu
  * by an anonymous reader (through the page cache) every 100 ms; answers how late each one showed,
  * in ms after its time (the poll interval included).
  */
-async function scheduledStories(staff: Staff, categoryId: string, started: number, tally: Tally): Promise<{ late: number[]; missed: string[] }> {
+async function scheduledStories(
+  staff: Staff,
+  categoryId: string,
+  started: number,
+  tally: Tally,
+): Promise<{ late: number[]; missed: string[]; planned: number }> {
   const plans: { slug: string; at: string }[] = [];
   for (const fraction of [0.2, 0.4, 0.6, 0.8]) {
     const created = await apiSend(staff, "POST", "/api/articles/", {
