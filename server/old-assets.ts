@@ -14,7 +14,7 @@ const RETIRED = ".retired-at";
  * copies its own `public/build` into `DATA_DIR/build-assets/<assets version>` when it first starts,
  * and the files of the builds before it are served from there for an hour after it took over
  * (`.retired-at`), then deleted at a later start. Names are content hashes: a file of an old build
-* never shadows a new one (public/build is asked first). Answers whether a build's files
+ * never shadows a new one (public/build is asked first). Answers whether a build's files
  * are kept
  * (`serves`: the store serves a previous build's pages only if its files are).
  */
@@ -56,7 +56,10 @@ export function oldAssets({ dataDir, version, from = "public/build" }: { dataDir
       if (now - retiredAt >= KEEP_OLD_ASSETS_MS) rmSync(dir, { recursive: true, force: true });
       else live.push({ dir, until: retiredAt + KEEP_OLD_ASSETS_MS });
     }
-    const statics = live.map(({ dir, until }) => ({ until, serve: express.static(dir, { immutable: true, maxAge: "1h", index: false, dotfiles: "deny", redirect: false }) }));
+    const statics = live.map(({ dir, until }) => ({
+      until,
+      serve: express.static(dir, { immutable: true, maxAge: "1h", index: false, dotfiles: "deny", redirect: false }),
+    }));
     const handler: RequestHandler = (req, res, next) => {
       const now = Date.now();
       const serving = statics.filter((s) => s.until > now);

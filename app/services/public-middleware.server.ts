@@ -4,11 +4,11 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
-import { getEnv } from "../utils/env.server";
 import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../page-store/page-cache.server";
 import { publicPage, type PublicPage } from "../page-store/page-key.server";
 import type { PageStore, StoredPage } from "../page-store/page-store.server";
 import { warmKeys } from "../page-store/warm-list.server";
+import { getEnv } from "../utils/env.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the

@@ -175,8 +175,16 @@ describe("after a deploy (production server, a copied site)", () => {
       const named = assetsOf(page.text);
       expect(named.length, path).toBeGreaterThan(0);
       // A page names the assets of one build: the old one while stale, the new one once rendered again.
-      if (page.headers["x-cache"] === "STALE") expect(named.every((a) => !a.startsWith("/build/v2/")), path).toBe(true);
-      else expect(named.every((a) => a.startsWith("/build/v2/")), path).toBe(true);
+      if (page.headers["x-cache"] === "STALE")
+        expect(
+          named.every((a) => !a.startsWith("/build/v2/")),
+          path,
+        ).toBe(true);
+      else
+        expect(
+          named.every((a) => a.startsWith("/build/v2/")),
+          path,
+        ).toBe(true);
       for (const a of named) assets.add(a);
     }
     expect(seen.STALE).toBeGreaterThan(0);
@@ -189,7 +197,10 @@ describe("after a deploy (production server, a copied site)", () => {
       for (;;) {
         const page = await request(server.url, path);
         if (page.headers["x-cache"] === "HIT") {
-          expect(assetsOf(page.text).every((a) => a.startsWith("/build/v2/")), path).toBe(true);
+          expect(
+            assetsOf(page.text).every((a) => a.startsWith("/build/v2/")),
+            path,
+          ).toBe(true);
           break;
         }
         if (Date.now() > deadline) throw new Error(`${path} still ${page.headers["x-cache"]}`);
@@ -242,7 +253,10 @@ describe("two processes on one data folder", () => {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(join(dataDir, `pages.db${suffix}`), { force: true });
     servers = await Promise.all([startServer({ dataDir }), startServer({ dataDir })]);
     const slugs = await publishedSlugs(dataDir);
-    await storeHolds(dataDir, slugs.map((s) => `/article/${encodeURIComponent(s)}`));
+    await storeHolds(
+      dataDir,
+      slugs.map((s) => `/article/${encodeURIComponent(s)}`),
+    );
     await sleep(500);
     const lines = servers.map((s) => /Page store: warm \((\d+) pages/.exec(s.output())?.[1]);
     // One walked the list and rendered every page; the other found the lease taken.
