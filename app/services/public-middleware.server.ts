@@ -220,7 +220,7 @@ class PublicPages {
    * Renders and, when the content did not change meanwhile, stores the page. With the store on,
    * requests for a page being rendered wait for that render (one render per key at a time).
    */
-  render(page: PublicPage): Promise<Built> {
+  render(page: PublicPage, { background = false }: { background?: boolean } = {}): Promise<Built> {
     // With the store off every request renders on its own (the bench's cold figures).
     if (!this.store) return this.build(page);
     const { key } = page;
@@ -232,7 +232,7 @@ class PublicPages {
           // A write during the render (in this process or another) may have changed what it read:
           // such a page is not kept (put() checks again inside its transaction). Kept after the
           // response (issue 30 item 0): the reader does not wait for the compression and the write.
-          if (this.store && built.storable && publicCacheGeneration() === generation) built.kept = this.keepAfter(key, built, generation);
+          if (this.store && built.storable && publicCacheGeneration() === generation) built.kept = this.keepAfter(key, built, generation, background);
           return built;
         })
         .finally(() => this.inflight.delete(key));
@@ -245,8 +245,9 @@ class PublicPages {
    * Compresses and stores a page once its response is on its way (setImmediate: the reader's bytes
    * are written first). Until then, requests for its key wait for it and are answered from the store.
    */
-  private keepAfter(key: string, built: Built, generation: number): Promise<void> {
-    if (this.keeping.size >= KEEPS_PENDING) {
+  private keepAfter(key: string, built: Built, generation: number, background: boolean): Promise<void> {
+    // A background render is always kept (it was made for that); a reader's miss only while few wait.
+    if (!background && this.keeping.size >= KEEPS_PENDING) {
       this.counts.keepsDropped++;
       return Promise.resolve();
     }
@@ -371,7 +372,7 @@ class PublicPages {
         const page = publicPage(key);
         const started = performance.now();
         try {
-          const built = page ? await this.render(page) : undefined;
+          const built = page ? await this.render(page, { background: true }) : undefined;
           await built?.kept;
           // Shutdown came during the render: the store is about to close; the page stays stale.
           if (this.stopped) break;

@@ -6,7 +6,7 @@
 //   npm run bench -- --sizes 1000,100000           any sizes
 //   npm run bench -- --engines-only                only the engines and processes rows (issue 26):
 //                                                  SQLite and PostgreSQL, one process and WORKERS=2
-//   npm run bench -- --no-engines                  without them
+//   npm run bench -- --no-engines                  without them (--no-warm: without the warm-up rows)
 //   npm run bench -- --search-only --sizes 1000,10000   only the cold search rows and the admin list
 //                                                  with a search, per size (issue 30)
 //   npm run bench -- --warm-only --sizes 10000     only the store's warm-up rows (issue 30 items 0, 1):
@@ -608,6 +608,8 @@ async function main() {
   else verdict(undefined, "public JavaScript <= 120 KB gzip: not measured");
   verdict(undefined, "Lighthouse >= 95: not measured by this bench");
   if (ENGINES) await engines();
+  // Issue 30: the rotation right after a restart and a deploy while the store warms, per size.
+  if (!args.includes("--no-warm")) await warmOnly();
 }
 
 /** CPU seconds a process has used so far (user + system, /proc/<pid>/stat). */
