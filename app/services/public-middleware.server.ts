@@ -150,9 +150,13 @@ function negotiate(header: string | undefined, hasBr: boolean): "br" | "gzip" | 
   return "identity";
 }
 
+/** A render not made: the reader it was for left while it waited for its turn. */
+class ReaderGone extends Error {}
+
 /** The page store middleware and its background re-render (one per app, see server/app.ts). */
 class PublicPages {
-  private readonly inflight = new Map<string, Promise<Built>>();
+  /** Renders under way by key; `shared` once a second request (or a background render) waits for it too. */
+  private readonly inflight = new Map<string, { built: Promise<Built>; shared: boolean }>();
   /** Pages rendered for a reader and sent, being compressed and stored after the response (issue 30 item 0). */
   private readonly keeping = new Map<string, Promise<void>>();
   /** Pages a write made visible, rendered before the stale ones (renderSoon, issue 30). */
@@ -168,6 +172,11 @@ class PublicPages {
   /** Counted for the bench and the tests (GET /healthz does not show them; pageStoreStats does). */
   readonly counts = { warmed: 0, kept: 0, keepsDropped: 0 };
   private readonly renders = pLimit(RENDERS_AT_ONCE);
+  /**
+   * Pages compressed and stored one at a time (issue 30 item 0): on a 2-core box the main thread
+   * renders on one core and the compressions take at most one thread of the pool, not all four.
+   */
+  private readonly keeps = pLimit(1);
   private refreshing = false;
   private stopped = false;
   private staleKickAt = 0;
@@ -182,9 +191,12 @@ class PublicPages {
   ) {}
 
   /** Renders a page for the store: status, headers (with its own CSP), body, tags. */
-  async build({ key, kind, tags }: PublicPage): Promise<Built> {
+  async build({ key, kind, tags }: PublicPage, gone?: () => boolean): Promise<Built> {
     const shown = new Set<string>();
     const [response, body] = await this.renders(async () => {
+      // A reader who left while this waited for its turn (a client's timeout) costs no render: on a
+      // saturated box, renders nobody waits for would push every later reader past its timeout too.
+      if (gone?.()) throw new ReaderGone();
       const rendered = await this.options.render(key, shown);
       return [rendered, Buffer.from(await rendered.arrayBuffer())] as const;
     });
@@ -220,25 +232,28 @@ class PublicPages {
    * Renders and, when the content did not change meanwhile, stores the page. With the store on,
    * requests for a page being rendered wait for that render (one render per key at a time).
    */
-  render(page: PublicPage, { background = false }: { background?: boolean } = {}): Promise<Built> {
+  render(page: PublicPage, { background = false, gone }: { background?: boolean; gone?: () => boolean } = {}): Promise<Built> {
     // With the store off every request renders on its own (the bench's cold figures).
-    if (!this.store) return this.build(page);
+    if (!this.store) return this.build(page, gone);
     const { key } = page;
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      const generation = publicCacheGeneration();
-      pending = this.build(page)
-        .then((built) => {
-          // A write during the render (in this process or another) may have changed what it read:
-          // such a page is not kept (put() checks again inside its transaction). Kept after the
-          // response (issue 30 item 0): the reader does not wait for the compression and the write.
-          if (this.store && built.storable && publicCacheGeneration() === generation) built.kept = this.keepAfter(key, built, generation, background);
-          return built;
-        })
-        .finally(() => this.inflight.delete(key));
-      this.inflight.set(key, pending);
+    const running = this.inflight.get(key);
+    if (running) {
+      running.shared = true;
+      return running.built;
     }
-    return pending;
+    const generation = publicCacheGeneration();
+    const entry = { built: undefined as unknown as Promise<Built>, shared: background };
+    entry.built = this.build(page, () => !entry.shared && Boolean(gone?.()))
+      .then((built) => {
+        // A write during the render (in this process or another) may have changed what it read:
+        // such a page is not kept (put() checks again inside its transaction). Kept after the
+        // response (issue 30 item 0): the reader does not wait for the compression and the write.
+        if (this.store && built.storable && publicCacheGeneration() === generation) built.kept = this.keepAfter(key, built, generation, background);
+        return built;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, entry);
+    return entry.built;
   }
 
   /**
@@ -252,7 +267,7 @@ class PublicPages {
       return Promise.resolve();
     }
     const kept: Promise<void> = new Promise((resolve) => setImmediate(resolve))
-      .then(() => this.keep(key, built, generation))
+      .then(() => this.keeps(() => this.keep(key, built, generation)))
       .catch((error) => {
         // The store closed under it (shutdown) or the disk failed: the page renders again next time.
         if (!this.stopped) console.error(`Page store: keeping ${key} failed: ${(error as Error)?.message ?? error}`);
@@ -383,6 +398,7 @@ class PublicPages {
           else store.unclaim(key);
         } catch (error) {
           if (this.stopped) break;
+          if (error instanceof ReaderGone) continue;
           console.error(`Page store: re-rendering ${key} failed: ${(error as Error)?.message ?? error}`);
           if (stale) store.remove(key);
         }
@@ -457,7 +473,10 @@ class PublicPages {
   middleware(): RequestHandler {
     return (req, res, next) => {
       this.readers++;
-      res.once("close", () => this.readers--);
+      res.once("close", () => {
+        this.readers--;
+        res.locals.pageStoreGone = true;
+      });
       if (req.method !== "GET" && req.method !== "HEAD") return next();
       // Only the pages the store keeps (one key per page, whatever the spelling of its path and the
       // rest of its query); the admin, the private API, previews and unknown paths go to Remix.
@@ -502,11 +521,13 @@ class PublicPages {
       }
       if (this.sendStored(req, res, page)) return;
     }
-    this.render(target).then(
+    this.render(target, { gone: () => res.locals.pageStoreGone === true }).then(
       (built) => {
         if (!res.headersSent) this.sendBuilt(req, res, built);
       },
-      (error) => next(error),
+      (error) => {
+        if (!(error instanceof ReaderGone)) next(error);
+      },
     );
   }
 }
