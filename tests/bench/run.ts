@@ -763,7 +763,7 @@ async function warmOnly() {
           const total = windows.reduce((a, w) => a + w.run.rps * 10, 0);
           const cold = windows.reduce((a, w) => a + w.cold * w.run.rps * 10, 0) / Math.max(1, total);
           line(
-            `  ${size} ${phase}: every article fresh in the store ${warmAt === undefined ? `not within ${WARM_WINDOW} s` : `after ${warmAt.toFixed(0)} s`}; ${Math.round(total).toLocaleString("en-US")} requests, ${(cold * 100).toFixed(2)}% met a cold render; server CPU ${cpu.toFixed(0)} s; static ${fmt.rps(still)} req/s (load ${loadAverage()})`,
+            `  ${size} ${phase}: every article fresh in the store ${warmAt === undefined ? `not within ${WARM_WINDOW} s` : `after ${warmAt.toFixed(0)} s`}; ${Math.round(total).toLocaleString("en-US")} requests, ${(cold * 100).toFixed(2)}% met a cold render; server CPU ${cpu.toFixed(0)} s; static ${fmt.rps(still)} req/s, p99 ${fmt.ms(still.p99)} ms (load ${loadAverage()})`,
           );
           const ratio = best ? best.run.rps / still.rps : 0;
           line(
