@@ -5,6 +5,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { Runtime } from "../app/services/runtime.server";
+import { oldAssets } from "./old-assets";
 import { createRequestHandler } from "./remix-handler";
 import { guardFormData, nosniff, refuseMalformedPath, requestTarget, screensTakeForms, trailingSlashRedirect } from "./request-guards";
 
@@ -79,6 +80,10 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
 
   // Fingerprinted Remix assets never change under a name: cache them for a year.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  // The previous build's files, for an hour after a deploy: the page store serves its pages until
+  // each is rendered again (issue 30, ./old-assets.ts). Not in dev (every rebuild is a "deploy").
+  const previous = config.dev ? undefined : oldAssets({ dataDir: runtime.dataDir(), version: build.assets.version });
+  if (previous) app.use("/build", previous.handler);
   // Files under public/ all have an extension; page paths (/, /article/x, /category/x) do not,
   // and asking the disk for them cost a stat and a thrown ENOENT on every page (docs/decisions/009).
   const publicFiles = express.static("public", { maxAge: "1h" });
@@ -220,6 +225,8 @@ export function createApp(build: ServerBuild, runtime: Runtime, version = build.
   app.use(
     runtime.publicPageCache({
       build: version,
+      // The store names a build `<assets version>.<server hash>` (server/start.ts).
+      keepPrevious: (stored) => Boolean(previous?.serves(stored.split(".")[0])),
       csp: storedPageCsp,
       render: (path, shownArticles) =>
         remix(

@@ -34,11 +34,14 @@ export async function startServer({
   env = {},
   port,
   timeoutMs = 60_000,
+  cwd,
 }: {
   dataDir: string;
   env?: Record<string, string>;
   port?: number;
   timeoutMs?: number;
+  /** Where build/ and public/ are read from (a copied site, as a deploy makes one: tests/integration/store-warm.test.ts). */
+  cwd?: string;
 }): Promise<RunningServer> {
   port ??= await freePort();
   let log = "";
@@ -56,6 +59,7 @@ export async function startServer({
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    cwd,
   });
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));

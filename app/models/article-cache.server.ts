@@ -1,5 +1,5 @@
 import { db, type DB } from "../../db/index";
-import { CACHE_TAG, invalidatePublicCache } from "../page-store/page-cache.server";
+import { CACHE_TAG, invalidatePublicCache, renderSoon } from "../page-store/page-cache.server";
 import { listingSlugs } from "./bylines.server";
 
 // Precise invalidation of the anonymous page cache after an article write (docs/decisions/010).
@@ -68,6 +68,8 @@ export async function invalidateArticleChange(...footprints: (PublicFootprint | 
     for (const tag of listingTags(f)) tags.add(tag);
   }
   const remove = new Set<string>();
+  // Issue 30: an article published now (or under a new slug) is rendered into the store at once.
+  const render = new Set<string>();
   for (const f of shown) {
     const now = await db.selectFrom("articles").select(["id", "slug", "status"]).where("id", "=", f.refs[0]).executeTakeFirst();
     if (!now || now.status !== "published") {
@@ -76,9 +78,11 @@ export async function invalidateArticleChange(...footprints: (PublicFootprint | 
       for (const tag of listingTags(f)) remove.add(tag);
     } else {
       for (const ref of f.refs) if (ref !== now.id && ref !== now.slug) remove.add(CACHE_TAG.article(ref));
+      render.add(`/article/${encodeURIComponent(now.slug)}`);
     }
   }
   invalidatePublicCache([...tags], { remove: [...remove] });
+  renderSoon([...render]);
 }
 
 /** The author and tag pages (and their feeds) an article is listed on. */

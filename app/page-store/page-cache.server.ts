@@ -33,6 +33,8 @@ interface State {
   generation: number;
   /** Called after pages were marked stale (the background re-render). */
   onStale: (() => void) | undefined;
+  /** Called with pages a write made that the store should hold before a reader asks (issue 30). */
+  onWant?: (keys: string[]) => void;
   /** Ends this store's subscription to other boxes' invalidations (PostgreSQL). */
   unsubscribe?: () => void;
 }
@@ -45,11 +47,23 @@ export function pageCacheEnabled(): boolean {
 }
 
 /** Opens DATA_DIR/pages.db (at start-up, by the runtime); `build` names the build the pages belong to. */
-export function openPageStore({ build, onStale }: { build: string; onStale?: () => void }): PageStore | undefined {
+export function openPageStore({
+  build,
+  onStale,
+  onWant,
+  keepPrevious,
+}: {
+  build: string;
+  onStale?: () => void;
+  onWant?: (keys: string[]) => void;
+  /** The previous build's assets are still served (server/old-assets.ts): keep its pages, stale. */
+  keepPrevious?: (storedBuild: string) => boolean;
+}): PageStore | undefined {
   closePageStore();
   if (!pageCacheEnabled()) return undefined;
-  state.store = new PageStore(getEnv().DATA_DIR, () => getEnv().PAGE_CACHE_MB * 1024 * 1024, build);
+  state.store = new PageStore(getEnv().DATA_DIR, () => getEnv().PAGE_CACHE_MB * 1024 * 1024, build, { keepPrevious });
   state.onStale = onStale;
+  state.onWant = onWant;
   // Several boxes on one PostgreSQL: the others' invalidations arrive as broadcasts.
   if (engine() === "postgres") state.unsubscribe = onBroadcast(applyRemoteInvalidation);
   return state.store;
@@ -66,6 +80,16 @@ export function closePageStore(): void {
   state.store?.close();
   state.store = undefined;
   state.onStale = undefined;
+  state.onWant = undefined;
+}
+
+/**
+ * Asks the store to render pages a write just made visible (a published article's own page) in the
+ * background, before the pages marked stale (issue 30: its first reader gets a kept page; within a
+ * second of the write, docs/decisions/032). Keys as publicPage makes them, e.g. `/article/slug`.
+ */
+export function renderSoon(keys: readonly string[]): void {
+  if (keys.length) state.onWant?.([...keys]);
 }
 
 /**

@@ -137,6 +137,11 @@ function openFile(file: string): SQLite.Database {
 
 // What a page in the front costs besides its bodies (parsed headers, tags, the Map entry).
 const FRONT_OVERHEAD = 1_000;
+/** How long pages of the previous build are served after a deploy: within the hour its assets are kept (server/old-assets.ts). */
+export const KEEP_PREVIOUS_MS = 55 * 60_000;
+// The warm-up lease (issue 30): one process of the box walks the warm list; it renews the lease as it goes.
+const WARM_LEASE_MS = 30_000;
+
 // A re-render claimed by a process that has not stored it within this long (it died) is free again.
 const CLAIM_MS = 60_000;
 
@@ -153,11 +158,22 @@ export class PageStore {
   private checked = new WeakMap<StoredPage, number>();
   private frontBytes = 0;
 
+  /**
+   * When this build took the store over (ms): a page stored before it is the previous build's, served
+   * (stale, until re-rendered) only within KEEP_PREVIOUS_MS, while that build's assets are kept.
+   */
+  readonly buildSince: number;
+
   constructor(
     dir: string,
     private readonly maxBytes: () => number,
     /** The build the pages were rendered by: another build (new asset names) empties the store. */
     build: string,
+    /**
+     * Issue 30 (docs/decisions/032): the previous build's fingerprinted assets stay served for an
+     * hour (server/old-assets.ts), so its pages are kept, marked stale, and served until re-rendered.
+     */
+    { keepPrevious }: { keepPrevious?: (storedBuild: string) => boolean } = {},
   ) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "pages.db");
@@ -179,10 +195,26 @@ export class PageStore {
     this.box = this.sqlite.prepare("select n from counters where name = 'box'").pluck().get() as number;
     const stored = this.sqlite.prepare("select value from meta where name = 'build'").pluck().get() as string | undefined;
     if (stored !== build) {
-      this.sqlite.exec(`delete from pages; delete from page_state; delete from page_tags;
-        update counters set n = 0 where name = 'bytes'; update counters set n = n + 1 where name in ('changes', 'generation');`);
-      this.sqlite.prepare("insert or replace into meta (name, value) values ('build', ?)").run(build);
+      this.sqlite.transaction(() => {
+        if (stored !== undefined && keepPrevious?.(stored)) {
+          // A deploy: the previous build's pages stay, stale (re-rendered most read first), and are
+          // served only while its assets are (KEEP_PREVIOUS_MS). Its `.data` answers go: a new
+          // build's scripts read the new loaders' data.
+          this.sqlite.exec(`update page_state set stale = 1 where stale <> 1;
+            delete from page_state where key in (select key from pages where key like '%.data' or key like '%.data?%');
+            delete from page_tags where key in (select key from pages where key like '%.data' or key like '%.data?%');
+            delete from pages where key like '%.data' or key like '%.data?%';
+            update counters set n = (select coalesce(sum(size), 0) from pages) where name = 'bytes';`);
+        } else {
+          this.sqlite.exec(`delete from pages; delete from page_state; delete from page_tags;
+            update counters set n = 0 where name = 'bytes';`);
+        }
+        this.sqlite.exec("update counters set n = n + 1 where name in ('changes', 'generation');");
+        this.sqlite.prepare("insert or replace into meta (name, value) values ('build', ?)").run(build);
+        this.sqlite.prepare("insert or replace into meta (name, value) values ('build_since', ?)").run(String(Date.now()));
+      })();
     }
+    this.buildSince = Number(this.sqlite.prepare("select value from meta where name = 'build_since'").pluck().get() ?? 0);
     this.statements = {
       get: this.sqlite.prepare(
         `select p.rowid, p.key, p.status, p.headers, p.etag, p.tags, p.size, p.has_br, p.stored_at, s.stale
@@ -229,6 +261,9 @@ export class PageStore {
       counter: this.sqlite.prepare("select n from counters where name = ?").pluck(),
       bump: this.sqlite.prepare("update counters set n = n + ? where name = ? returning n").pluck(),
       count: this.sqlite.prepare("select count(*) from pages").pluck(),
+      current: this.sqlite.prepare("select p.stored_at, s.stale from pages p join page_state s on s.key = p.key where p.key = ?"),
+      lease: this.sqlite.prepare("select value from meta where name = 'warmer'").pluck(),
+      setLease: this.sqlite.prepare("insert or replace into meta (name, value) values ('warmer', ?)"),
     };
   }
 
@@ -253,6 +288,7 @@ export class PageStore {
     // once (ETag, stale mark, time stored) before it is served; its bodies stay if it still holds.
     const changes = this.statements.counter.get("changes") as number;
     let page = this.front.get(key);
+    const previousGone = Date.now() - this.buildSince >= KEEP_PREVIOUS_MS;
     if (page && this.checked.get(page) !== changes) {
       const row = this.statements.check.get(key) as Pick<Row, "rowid" | "etag" | "stale" | "stored_at"> | undefined;
       if (row && row.rowid === page.rowid && row.etag === page.etag) {
@@ -264,13 +300,19 @@ export class PageStore {
         page = undefined;
       }
     }
+    if (page && previousGone && page.storedAt < this.buildSince) {
+      this.forget(key);
+      return undefined;
+    }
     if (page) {
       // Most recently used last in the Map's order.
       this.front.delete(key);
       this.front.set(key, page);
     } else {
       const row = this.statements.get.get(key) as Row | undefined;
-      if (!row) return undefined;
+      // A page of the previous build past the hour its assets are kept: never served (the miss
+      // renders it again and replaces it).
+      if (!row || (previousGone && row.stored_at < this.buildSince)) return undefined;
       page = {
         key: row.key,
         rowid: row.rowid,
@@ -507,6 +549,42 @@ export class PageStore {
   /** Ends this process's claim on a page it re-rendered but did not store: it comes round again. */
   unclaim(key: string): void {
     this.statements.unclaim.run(key);
+  }
+
+  /**
+   * Whether the store holds a page for the key that the warm-up need not render: one of this build,
+   * or one of the previous build that is marked stale (the stale re-render replaces it).
+   */
+  holds(key: string): boolean {
+    if (this.front.has(key)) return true;
+    const row = this.statements.current.get(key) as { stored_at: number; stale: number } | undefined;
+    if (!row) return false;
+    return row.stored_at >= this.buildSince || Date.now() - this.buildSince < KEEP_PREVIOUS_MS;
+  }
+
+  /**
+   * Takes or renews the warm-up lease for `owner` (one process of the box walks the warm list):
+   * true while this owner holds it; a lease its holder stopped renewing (it ended) is free again.
+   */
+  warmLease(owner: string): boolean {
+    const now = Date.now();
+    return this.sqlite
+      .transaction(() => {
+        const [holder, until] = String(this.statements.lease.get() ?? ":0").split(":");
+        if (holder !== owner && Number(until) > now) return false;
+        this.statements.setLease.run(`${owner}:${now + WARM_LEASE_MS}`);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Gives the warm-up lease back (the walk ended, or this process stops). */
+  endWarmLease(owner: string): void {
+    this.sqlite
+      .transaction(() => {
+        if (String(this.statements.lease.get() ?? "").split(":")[0] === owner) this.statements.setLease.run(":0");
+      })
+      .immediate();
   }
 
   stats(): { bytes: number; pages: number } {

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
@@ -6,6 +7,8 @@ import pLimit from "p-limit";
 import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../page-store/page-cache.server";
 import { publicPage, type PublicPage } from "../page-store/page-key.server";
 import type { PageStore, StoredPage } from "../page-store/page-store.server";
+import { warmKeys } from "../page-store/warm-list.server";
+import { getEnv } from "../utils/env.server";
 import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
 
 // The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the
@@ -48,6 +51,11 @@ export interface PageStoreOptions {
   csp: (scriptSources: string[]) => string;
   /** The build's asset version: pages of another build are dropped when the store opens. */
   build: string;
+  /**
+   * Whether the previous build's fingerprinted assets are still served (server/old-assets.ts): then
+   * its pages are kept after a deploy, stale, and served until re-rendered (docs/decisions/032).
+   */
+  keepPrevious?: (storedBuild: string) => boolean;
 }
 
 // Headers that belong to one response, not to the stored representation.
@@ -73,6 +81,15 @@ const STALE_KICK_MS = 1_000;
 // Measured on the cold rotation over 10,000 articles: 50 at once 166 req/s, p99 1,754 ms, 310 MB
 // resident; 4 at once 167 req/s, p99 525 ms, 259 MB.
 export const RENDERS_AT_ONCE = 4;
+// Issue 30: pages rendered for readers waiting to be compressed and stored after their response; past
+// this many (a crawler walking cold pages faster than the thread pool compresses) a miss is sent and
+// not kept: the warm-up or the next reader keeps it.
+const KEEPS_PENDING = 64;
+// While readers are in flight, the background renders (stale pages, the warm-up) take at most this
+// share of the main thread: after a render of d ms they wait d × (1 − share) / share before the next.
+const BACKGROUND_SHARE = 0.5;
+// The warm-up lease is renewed this often while the walk goes on (it lasts 30 s, page-store.server.ts).
+const LEASE_RENEW_MS = 10_000;
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -86,6 +103,8 @@ interface Built {
   etag: string;
   tags: string[];
   cookies: string[];
+  /** Settles once the page is compressed and stored (or found not worth storing): after the response. */
+  kept?: Promise<void>;
 }
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -131,10 +150,33 @@ function negotiate(header: string | undefined, hasBr: boolean): "br" | "gzip" | 
   return "identity";
 }
 
+/** A render not made: the reader it was for left while it waited for its turn. */
+class ReaderGone extends Error {}
+
 /** The page store middleware and its background re-render (one per app, see server/app.ts). */
 class PublicPages {
-  private readonly inflight = new Map<string, Promise<Built>>();
+  /** Renders under way by key; `shared` once a second request (or a background render) waits for it too. */
+  private readonly inflight = new Map<string, { built: Promise<Built>; shared: boolean }>();
+  /** Pages rendered for a reader and sent, being compressed and stored after the response (issue 30 item 0). */
+  private readonly keeping = new Map<string, Promise<void>>();
+  /** Pages a write made visible, rendered before the stale ones (renderSoon, issue 30). */
+  private readonly wanted = new Set<string>();
+  /** The warm list being walked (while this process holds the box's warm-up lease). */
+  private walk: AsyncGenerator<string> | undefined;
+  private walkDone = false;
+  private leaseAt = 0;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  /** Requests of any kind this process is answering now (the background renders yield to them). */
+  private readers = 0;
+  private readonly owner = `${process.pid}.${randomUUID().slice(0, 8)}`;
+  /** Counted for the bench and the tests (GET /healthz does not show them; pageStoreStats does). */
+  readonly counts = { warmed: 0, kept: 0, keepsDropped: 0 };
   private readonly renders = pLimit(RENDERS_AT_ONCE);
+  /**
+   * Pages compressed and stored one at a time (issue 30 item 0): on a 2-core box the main thread
+   * renders on one core and the compressions take at most one thread of the pool, not all four.
+   */
+  private readonly keeps = pLimit(1);
   private refreshing = false;
   private stopped = false;
   private staleKickAt = 0;
@@ -144,12 +186,17 @@ class PublicPages {
   constructor(
     private readonly options: PageStoreOptions,
     private readonly store: PageStore | undefined,
+    /** PAGE_STORE_WARM: the warm-up at start and the renders after a publish (issue 30). */
+    private readonly warm: boolean,
   ) {}
 
   /** Renders a page for the store: status, headers (with its own CSP), body, tags. */
-  async build({ key, kind, tags }: PublicPage): Promise<Built> {
+  async build({ key, kind, tags }: PublicPage, gone?: () => boolean): Promise<Built> {
     const shown = new Set<string>();
     const [response, body] = await this.renders(async () => {
+      // A reader who left while this waited for its turn (a client's timeout) costs no render: on a
+      // saturated box, renders nobody waits for would push every later reader past its timeout too.
+      if (gone?.()) throw new ReaderGone();
       const rendered = await this.options.render(key, shown);
       return [rendered, Buffer.from(await rendered.arrayBuffer())] as const;
     });
@@ -185,24 +232,51 @@ class PublicPages {
    * Renders and, when the content did not change meanwhile, stores the page. With the store on,
    * requests for a page being rendered wait for that render (one render per key at a time).
    */
-  render(page: PublicPage): Promise<Built> {
+  render(page: PublicPage, { background = false, gone }: { background?: boolean; gone?: () => boolean } = {}): Promise<Built> {
     // With the store off every request renders on its own (the bench's cold figures).
-    if (!this.store) return this.build(page);
+    if (!this.store) return this.build(page, gone);
     const { key } = page;
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      const generation = publicCacheGeneration();
-      pending = this.build(page)
-        .then(async (built) => {
-          // A write during the render (in this process or another) may have changed what it read:
-          // such a page is not kept (put() checks again inside its transaction).
-          if (this.store && built.storable && publicCacheGeneration() === generation) await this.keep(key, built, generation);
-          return built;
-        })
-        .finally(() => this.inflight.delete(key));
-      this.inflight.set(key, pending);
+    const running = this.inflight.get(key);
+    if (running) {
+      running.shared = true;
+      return running.built;
     }
-    return pending;
+    const generation = publicCacheGeneration();
+    const entry = { built: undefined as unknown as Promise<Built>, shared: background };
+    entry.built = this.build(page, () => !entry.shared && Boolean(gone?.()))
+      .then((built) => {
+        // A write during the render (in this process or another) may have changed what it read:
+        // such a page is not kept (put() checks again inside its transaction). Kept after the
+        // response (issue 30 item 0): the reader does not wait for the compression and the write.
+        if (this.store && built.storable && publicCacheGeneration() === generation) built.kept = this.keepAfter(key, built, generation, background);
+        return built;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, entry);
+    return entry.built;
+  }
+
+  /**
+   * Compresses and stores a page once its response is on its way (setImmediate: the reader's bytes
+   * are written first). Until then, requests for its key wait for it and are answered from the store.
+   */
+  private keepAfter(key: string, built: Built, generation: number, background: boolean): Promise<void> {
+    // A background render is always kept (it was made for that); a reader's miss only while few wait.
+    if (!background && this.keeping.size >= KEEPS_PENDING) {
+      this.counts.keepsDropped++;
+      return Promise.resolve();
+    }
+    const kept: Promise<void> = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.keeps(() => this.keep(key, built, generation)))
+      .catch((error) => {
+        // The store closed under it (shutdown) or the disk failed: the page renders again next time.
+        if (!this.stopped) console.error(`Page store: keeping ${key} failed: ${(error as Error)?.message ?? error}`);
+      })
+      .finally(() => {
+        if (this.keeping.get(key) === kept) this.keeping.delete(key);
+      });
+    this.keeping.set(key, kept);
+    return kept;
   }
 
   private async keep(key: string, built: Built, generation: number): Promise<void> {
@@ -215,7 +289,8 @@ class PublicPages {
         params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
       }),
     ]);
-    if (publicCacheGeneration() !== generation) return;
+    if (this.stopped || publicCacheGeneration() !== generation) return;
+    this.counts.kept++;
     // Brotli where it pays: kept only when clearly smaller than gzip.
     const keepBr = br.length < gz.length * 0.95 ? br : null;
     // put() stores it only if no invalidation came meanwhile (generation), checked in its transaction.
@@ -287,46 +362,121 @@ class PublicPages {
     this.running = new Promise((resolve) => setImmediate(resolve)).then(() => this.refresh());
   }
 
+  /** Pages to render before the stale ones (a publish, issue 30); ignored with PAGE_STORE_WARM=0. */
+  want(keys: string[]): void {
+    if (!this.warm || this.stopped) return;
+    for (const key of keys) this.wanted.add(key);
+    this.kick();
+  }
+
   /**
-   * Re-renders stale pages one at a time, the most read first, yielding to requests between
-   * renders (setImmediate: every waiting request's I/O runs before the next render starts).
+   * The background renders, one at a time: pages a write made visible (want), then stale pages
+   * (the most read first: after a deploy that is every page of the previous build), then, in the one
+   * process of the box that holds the warm-up lease, the warm list's pages the store lacks
+   * (./page-store/warm-list.server.ts). Between renders every waiting request runs (setImmediate),
+   * and while readers are in flight the renders take at most BACKGROUND_SHARE of the main thread.
    */
   private async refresh(): Promise<void> {
     const store = this.store!;
     try {
       while (!this.stopped) {
-        const key = store.nextStale();
-        if (!key) break;
+        const job = await this.nextJob(store);
+        if (!job || this.stopped) break;
+        const { key, stale } = job;
         // Keys are made by publicPage, which gives a key back unchanged.
         const page = publicPage(key);
+        const started = performance.now();
         try {
-          const built = page ? await this.render(page) : undefined;
+          const built = page ? await this.render(page, { background: true }) : undefined;
+          await built?.kept;
           // Shutdown came during the render: the store is about to close; the page stays stale.
           if (this.stopped) break;
+          if (!stale) this.counts.warmed++;
           // A page that is no longer a 200 (gone, moved) is dropped; a write during the render
           // leaves it stale (unclaimed) and it comes round again.
-          if (!built?.storable) store.remove(key);
+          else if (!built?.storable) store.remove(key);
           else store.unclaim(key);
         } catch (error) {
           if (this.stopped) break;
+          if (error instanceof ReaderGone) continue;
           console.error(`Page store: re-rendering ${key} failed: ${(error as Error)?.message ?? error}`);
-          store.remove(key);
+          if (stale) store.remove(key);
         }
         await new Promise((resolve) => setImmediate(resolve));
+        if (this.readers > 0) {
+          const ms = Math.min(1_000, ((performance.now() - started) * (1 - BACKGROUND_SHARE)) / BACKGROUND_SHARE);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        }
       }
     } finally {
       this.refreshing = false;
     }
   }
 
-  /** Ends the background re-render, waiting for the page being rendered. */
+  private async nextJob(store: PageStore): Promise<{ key: string; stale: boolean } | undefined> {
+    for (const key of this.wanted) {
+      this.wanted.delete(key);
+      if (!store.holds(key)) return { key, stale: false };
+    }
+    const stale = store.nextStale();
+    if (stale) return { key: stale, stale: true };
+    const key = await this.nextToWarm(store);
+    return key ? { key, stale: false } : undefined;
+  }
+
+  /** The next page of the warm list the store lacks, if this process holds (or takes) the warm-up lease. */
+  private async nextToWarm(store: PageStore): Promise<string | undefined> {
+    if (!this.warm || this.walkDone) return undefined;
+    const now = Date.now();
+    if (now - this.leaseAt > LEASE_RENEW_MS) {
+      if (!store.warmLease(this.owner)) {
+        // Another process of the box warms; if it ends before it is done, this one takes over.
+        this.leaseAt = 0;
+        if (!this.retry) {
+          this.retry = setTimeout(() => {
+            this.retry = undefined;
+            this.kick();
+          }, 30_000);
+          this.retry.unref();
+        }
+        return undefined;
+      }
+      this.leaseAt = now;
+    }
+    this.walk ??= warmKeys();
+    for (let checked = 1; ; checked++) {
+      const next = await this.walk.next();
+      if (this.stopped) return undefined;
+      if (next.done) {
+        this.walkDone = true;
+        this.walk = undefined;
+        store.endWarmLease(this.owner);
+        console.log(`Page store: warm (${this.counts.warmed} pages rendered in the background)`);
+        return undefined;
+      }
+      if (!store.holds(next.value)) return next.value;
+      // Checking thousands of kept pages in a row: let requests in now and then.
+      if (checked % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Ends the background re-render, waiting for the page being rendered and the pages being kept. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
     await this.running;
+    await Promise.all(this.keeping.values());
+    if (this.leaseAt) this.store?.endWarmLease(this.owner);
+    await this.walk?.return(undefined);
   }
 
   middleware(): RequestHandler {
     return (req, res, next) => {
+      this.readers++;
+      res.once("close", () => {
+        this.readers--;
+        res.locals.pageStoreGone = true;
+      });
       if (req.method !== "GET" && req.method !== "HEAD") return next();
       // Only the pages the store keeps (one key per page, whatever the spelling of its path and the
       // rest of its query); the admin, the private API, previews and unknown paths go to Remix.
@@ -346,29 +496,39 @@ class PublicPages {
         return next();
       }
 
-      // Anonymous: the page is what any reader gets for its key, never shaped by this request's
-      // headers (Host, X-Forwarded-*, cookies of other sites, Accept-Encoding) or spelling.
-      const page = this.store?.get(target.key);
-      if (page) {
-        const now = Date.now();
-        if (!page.stale && now - page.storedAt > MAX_AGE_MS) {
-          this.store!.markStaleKey(target.key);
-          this.kick();
-        } else if (page.stale && now - this.staleKickAt > STALE_KICK_MS) {
-          // Marked stale by another process (or left by one that ended): whichever process is free
-          // claims the re-render (PageStore.nextStale); at most one try a second from here.
-          this.staleKickAt = now;
-          this.kick();
-        }
-        if (this.sendStored(req, res, page)) return;
-      }
-      this.render(target).then(
-        (built) => {
-          if (!res.headersSent) this.sendBuilt(req, res, built);
-        },
-        (error) => next(error),
-      );
+      // A page rendered a moment ago and being kept: answered from the store once it is there.
+      const keeping = this.keeping.get(target.key);
+      if (keeping && !this.inflight.has(target.key)) return void keeping.then(() => this.answer(req, res, next, target));
+      this.answer(req, res, next, target);
     };
+  }
+
+  /** An anonymous request for a page the store keeps: from the store, else rendered (and kept after the response). */
+  private answer(req: Request, res: Response, next: (error?: unknown) => void, target: PublicPage): void {
+    // Anonymous: the page is what any reader gets for its key, never shaped by this request's
+    // headers (Host, X-Forwarded-*, cookies of other sites, Accept-Encoding) or spelling.
+    const page = this.store?.get(target.key);
+    if (page) {
+      const now = Date.now();
+      if (!page.stale && now - page.storedAt > MAX_AGE_MS) {
+        this.store!.markStaleKey(target.key);
+        this.kick();
+      } else if (page.stale && now - this.staleKickAt > STALE_KICK_MS) {
+        // Marked stale by another process (or left by one that ended): whichever process is free
+        // claims the re-render (PageStore.nextStale); at most one try a second from here.
+        this.staleKickAt = now;
+        this.kick();
+      }
+      if (this.sendStored(req, res, page)) return;
+    }
+    this.render(target, { gone: () => res.locals.pageStoreGone === true }).then(
+      (built) => {
+        if (!res.headersSent) this.sendBuilt(req, res, built);
+      },
+      (error) => {
+        if (!(error instanceof ReaderGone)) next(error);
+      },
+    );
   }
 }
 
@@ -383,9 +543,15 @@ let current: PublicPages | undefined;
  */
 export function publicPageCache(options: PageStoreOptions): RequestHandler {
   current?.stop();
-  const store = openPageStore({ build: options.build, onStale: () => current?.kick() });
-  current = new PublicPages(options, store);
-  // Pages left stale by the last run (a write just before a stop) are re-rendered now.
+  const store = openPageStore({
+    build: options.build,
+    keepPrevious: options.keepPrevious,
+    onStale: () => current?.kick(),
+    onWant: (keys) => current?.want(keys),
+  });
+  current = new PublicPages(options, store, getEnv().PAGE_STORE_WARM === "1");
+  // Pages left stale by the last run (a write just before a stop, a deploy) are re-rendered now, then
+  // the warm-up renders what the store lacks (issue 30).
   current.kick();
   return current.middleware();
 }
@@ -400,5 +566,6 @@ export async function stopPublicPages(): Promise<void> {
 
 /** What the store holds (bytes, pages), for the bench. */
 export function pageStoreStats() {
-  return pageStore()?.stats();
+  const stats = pageStore()?.stats();
+  return stats && { ...stats, ...current?.counts };
 }

@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   VIEW_REPEAT_MINUTES: z.coerce.number().min(0).max(1440).default(30),
   PAGE_CACHE: onOff("1"),
   PAGE_CACHE_MB: z.coerce.number().min(0).default(1024),
+  // Issue 30: the store renders in the background what it lacks (at start, after a deploy, after a
+  // publish); 0 leaves it cold for tests that count misses (docs/decisions/032).
+  PAGE_STORE_WARM: onOff("1"),
   // Processes serving PORT on this box (node:cluster); 1 runs no cluster at all (docs/decisions/020).
   WORKERS: whole(1, 1, 64),
   // Issue 25: markdown rendering, sanitising and revision diffs run in a pool of worker threads,

@@ -6,9 +6,13 @@
 //   npm run bench -- --sizes 1000,100000           any sizes
 //   npm run bench -- --engines-only                only the engines and processes rows (issue 26):
 //                                                  SQLite and PostgreSQL, one process and WORKERS=2
-//   npm run bench -- --no-engines                  without them
+//   npm run bench -- --no-engines                  without them (--no-warm: without the warm-up rows)
 //   npm run bench -- --search-only --sizes 1000,10000   only the cold search rows and the admin list
 //                                                  with a search, per size (issue 30)
+//   npm run bench -- --warm-only --sizes 10000     only the store's warm-up rows (issue 30 items 0, 1):
+//                                                  a miss against no store, the rotation over every
+//                                                  article right after a restart on an empty store and
+//                                                  right after a deploy, while the store warms
 //   npm run bench -- --duration 5 --connections 50 --settle 30
 //
 // For each size it builds a temp DATA_DIR (demo seed + generated articles), then starts the
@@ -49,6 +53,9 @@ const DURATION = Number(option("duration", "10"));
 const ENGINES = !args.includes("--no-engines");
 const ENGINES_ONLY = args.includes("--engines-only");
 const SEARCH_ONLY = args.includes("--search-only");
+const WARM_ONLY = args.includes("--warm-only");
+/** Seconds the warm-up rows follow the rotation after a restart or a deploy (the budget: 2 minutes). */
+const WARM_WINDOW = Number(option("warm-window", "150"));
 const WARMUP = Number(option("warmup", "2"));
 const CONNECTIONS = Number(option("connections", "50"));
 /** The most articles walked and rotated over (a walk at 100,000 would take half an hour here). */
@@ -402,6 +409,7 @@ async function main() {
   console.log("The machine is shared: figures move with whatever else runs on it.\n");
   if (ENGINES_ONLY) return engines();
   if (SEARCH_ONLY) return searchOnly();
+  if (WARM_ONLY) return warmOnly();
   const rows: Row[] = [];
   const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
   const js: { path: string; gzip: number; files: number; status: number }[] = [];
@@ -600,6 +608,189 @@ async function main() {
   else verdict(undefined, "public JavaScript <= 120 KB gzip: not measured");
   verdict(undefined, "Lighthouse >= 95: not measured by this bench");
   if (ENGINES) await engines();
+  // Issue 30: the rotation right after a restart and a deploy while the store warms, per size.
+  if (!args.includes("--no-warm")) await warmOnly();
+}
+
+/** CPU seconds a process has used so far (user + system, /proc/<pid>/stat). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+
+/** A rotation under load that also counts what answered each request (X-Cache). */
+async function rotation(url: string, paths: string[], duration: number) {
+  const caches: Record<string, number> = {};
+  const random = () => paths[Math.floor(Math.random() * paths.length)];
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { "User-Agent": BROWSER },
+    requests: [
+      {
+        setupRequest: (req: any) => ({ ...req, path: random() }),
+        onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string>) => {
+          const cache = headers?.["x-cache"] ?? headers?.["X-Cache"] ?? "none";
+          caches[cache] = (caches[cache] ?? 0) + 1;
+        },
+      },
+    ] as any,
+  });
+  const run: Run = {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  const total = Object.values(caches).reduce((a, b) => a + b, 0);
+  return { run, caches, total, cold: (caches.MISS ?? 0) / Math.max(1, total) };
+}
+
+/** The keys of the site's articles the store holds, read beside the server. */
+function storedArticles(dir: string): { held: number; stale: number } {
+  const store = new SQLite(join(dir, "pages.db"), { readonly: true });
+  try {
+    return store
+      .prepare("select count(*) held, coalesce(sum(s.stale <> 0), 0) stale from pages p join page_state s on s.key = p.key where p.key like '/article/%'")
+      .get() as { held: number; stale: number };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Issue 30 items 0, 1 and 6 (docs/perf/032-store-warming.md): per size, on a copy of the built site
+ * (so that a deploy can be made: other asset names, another build version),
+ * 1. a miss against no store: the rotation over pages the store does not hold, store on (warm-up
+ *    off) and PAGE_CACHE=0;
+ * 2. right after a restart on an empty store (a first start, a restored backup), and
+ * 3. right after a deploy (every stored page of the previous build),
+ * the rotation over every article in 10 s windows for WARM_WINDOW s while the store warms: req/s,
+ * p99, the share of requests that met a cold render (X-Cache: MISS) and of stale pages, beside a
+ * same-size static file from the same server; CPU seconds of the server and the load average.
+ */
+async function warmOnly() {
+  const results: string[] = [];
+  for (const size of SIZES) {
+    console.log(`== ${size.toLocaleString("en-US")} generated articles (+ demo seed)`);
+    const dir = await prepare(size);
+    const site = mkdtempSync(join(tmpdir(), "news-bench-site-"));
+    for (const part of ["build", "public", "package.json"]) spawnSync("cp", ["-r", resolve(part), join(site, part)]);
+    spawnSync("ln", ["-s", resolve("node_modules"), join(site, "node_modules")]);
+    const sqlite = new SQLite(join(dir, "news.db"), { readonly: true });
+    const paths = (sqlite.prepare("select slug from articles where status = 'published'").all() as { slug: string }[]).map((r) => `/article/${r.slug}`);
+    sqlite.close();
+    const start = (env: Record<string, string>) => startServer({ dataDir: dir, cwd: site, env: { LOG_REQUESTS: "0", ...env }, timeoutMs: 120_000 });
+    const dropStore = () => {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(join(dir, `pages.db${suffix}`), { force: true });
+    };
+    const line = (text: string) => {
+      console.log(text);
+      results.push(text);
+    };
+    try {
+      // 1. A miss against no store, over pages never rendered (a short run touches ~1 in 5 of 10,000 twice at most).
+      const miss: Record<string, { run: Run; cold: number; cpu: number }> = {};
+      for (const [mode, env] of [
+        ["store off (PAGE_CACHE=0)", { PAGE_CACHE: "0" }],
+        ["store on, not warmed", { PAGE_STORE_WARM: "0" }],
+      ] as const) {
+        dropStore();
+        const server = await start(env);
+        try {
+          const cpu = cpuSeconds(server.child.pid!);
+          const r = await rotation(server.url, paths, DURATION);
+          miss[mode] = { run: r.run, cold: r.cold, cpu: cpuSeconds(server.child.pid!) - cpu };
+          line(
+            `  ${size} miss, ${mode}: ${fmt.rps(r.run)} req/s, p50 ${fmt.ms(r.run.p50)} ms, p99 ${fmt.ms(r.run.p99)} ms, cold ${Math.round(r.cold * 100)}%, server CPU ${miss[mode].cpu.toFixed(1)} s in ${DURATION} s (load ${loadAverage()})`,
+          );
+        } finally {
+          await server.stop("SIGTERM");
+        }
+      }
+      const off = miss["store off (PAGE_CACHE=0)"].run;
+      const on = miss["store on, not warmed"].run;
+      line(
+        `  ${on.rps >= off.rps * 0.95 ? "met   " : "MISSED"} ${size} a miss costs no more than no store: ${fmt.rps(on)} vs ${fmt.rps(off)} req/s (${Math.round((on.rps / off.rps) * 100)}%), p99 ${fmt.ms(on.p99)} vs ${fmt.ms(off.p99)} ms`,
+      );
+
+      // 2 and 3: the rotation right after a restart on an empty store, then right after a deploy.
+      dropStore();
+      for (const phase of ["restart, empty store", "deploy (new build)"] as const) {
+        if (phase === "deploy (new build)") {
+          const index = join(site, "build/remix/index.js");
+          const code = readFileSync(index, "utf8");
+          const version = /version: "([0-9a-f]{8})"/.exec(code)![1];
+          writeFileSync(index, code.replaceAll('"/build/', '"/build/v2/').replace(`version: "${version}"`, 'version: "0ddba11a"'));
+          spawnSync("mv", [join(site, "public/build"), join(site, "public/build-v2")]);
+          mkdirSync(join(site, "public/build"));
+          spawnSync("mv", [join(site, "public/build-v2"), join(site, "public/build/v2")]);
+        }
+        const server = await start({});
+        try {
+          const began = Date.now();
+          const cpu0 = cpuSeconds(server.child.pid!);
+          const windows: { at: number; run: Run; cold: number; stale: number; held: number }[] = [];
+          let warmAt: number | undefined;
+          while ((Date.now() - began) / 1000 < WARM_WINDOW) {
+            const r = await rotation(server.url, paths, 10);
+            const at = (Date.now() - began) / 1000;
+            const held = storedArticles(dir);
+            windows.push({ at, run: r.run, cold: r.cold, stale: (r.caches.STALE ?? 0) / Math.max(1, r.total), held: held.held - held.stale });
+            if (warmAt === undefined && held.held - held.stale >= paths.length) warmAt = at;
+            console.log(
+              `  ${size} ${phase} t=${at.toFixed(0)} s: ${fmt.rps(r.run)} req/s, p99 ${fmt.ms(r.run.p99)} ms, cold ${(r.cold * 100).toFixed(1)}%, stale ${Math.round(windows.at(-1)!.stale * 100)}%, fresh articles kept ${held.held - held.stale}/${paths.length} (load ${loadAverage()})`,
+            );
+            if (warmAt !== undefined) break;
+          }
+          const cpu = cpuSeconds(server.child.pid!) - cpu0;
+          // The same-size static file, served by the same server, right after.
+          const probe = await probeBytes(`${server.url}${paths[0]}`, { "User-Agent": BROWSER, "Accept-Encoding": "identity" });
+          mkdirSync(join(site, "public/__bench"), { recursive: true });
+          writeFileSync(join(site, "public/__bench/static.html"), Buffer.alloc(probe.body.length, "<p>static</p>\n"));
+          const staticTarget: Target = { name: "static", paths: ["/__bench/static.html"], cached: false };
+          await load(server.url, staticTarget, {}, WARMUP);
+          const still = await load(server.url, staticTarget, {}, DURATION);
+          const within = windows.filter((w) => w.at <= 120);
+          const best = within.reduce((a, w) => (w.run.rps > (a?.run.rps ?? -1) ? w : a), within[0]);
+          const p99 = Math.max(...within.map((w) => w.run.p99));
+          const total = windows.reduce((a, w) => a + w.run.rps * 10, 0);
+          const cold = windows.reduce((a, w) => a + w.cold * w.run.rps * 10, 0) / Math.max(1, total);
+          line(
+            `  ${size} ${phase}: every article fresh in the store ${warmAt === undefined ? `not within ${WARM_WINDOW} s` : `after ${warmAt.toFixed(0)} s`}; ${Math.round(total).toLocaleString("en-US")} requests, ${(cold * 100).toFixed(2)}% met a cold render; server CPU ${cpu.toFixed(0)} s; static ${fmt.rps(still)} req/s, p99 ${fmt.ms(still.p99)} ms (load ${loadAverage()})`,
+          );
+          const ratio = best ? best.run.rps / still.rps : 0;
+          line(
+            `  ${ratio >= 0.8 ? "met   " : "MISSED"} ${size} ${phase}: the rotation serves >= 80% of the same-size static file within 2 minutes: best window ${best ? `t=${best.at.toFixed(0)} s ${fmt.rps(best.run)} req/s` : "none"} vs ${fmt.rps(still)} (${Math.round(ratio * 100)}%)`,
+          );
+          line(`  ${p99 < 100 ? "met   " : "MISSED"} ${size} ${phase}: p99 < 100 ms in every 10 s window of the first 2 minutes: worst ${fmt.ms(p99)} ms`);
+          if (phase === "restart, empty store" && warmAt === undefined) {
+            // The deploy row starts from a store that holds every article: the warm-up finishes
+            // here without load (not measured), within 20 minutes.
+            const filling = Date.now();
+            while (storedArticles(dir).held - storedArticles(dir).stale < paths.length && Date.now() - filling < 20 * 60_000) await sleep(2_000);
+            const held = storedArticles(dir);
+            console.log(
+              `  the store finished warming without load in ${((Date.now() - filling) / 1000).toFixed(0)} s more: ${held.held - held.stale}/${paths.length} articles`,
+            );
+          }
+        } finally {
+          await server.stop("SIGTERM");
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(site, { recursive: true, force: true });
+    }
+  }
+  console.log("\nWarm-up rows (issue 30):");
+  for (const text of results) console.log(text);
 }
 
 /**

@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../database-of";
 import { startServer, type RunningServer } from "../server-process";
 
+// These tests count misses and hits: the store's warm-up (issue 30) would render pages before they ask.
+const COLD = { PAGE_STORE_WARM: "0" };
+
 // DESIGN §12 through the real production server: the page store in DATA_DIR/pages.db (restarts,
 // size budget, encodings, keys, what never goes in, withdrawals and corrections, PAGE_CACHE=0).
 const dataDir = mkdtempSync(join(tmpdir(), "news-store-"));
@@ -89,7 +92,7 @@ async function signIn() {
 
 describe("page store (production server)", () => {
   beforeAll(async () => {
-    server = await startServer({ dataDir });
+    server = await startServer({ dataDir, env: COLD });
     await signIn();
   });
   afterAll(async () => {
@@ -105,7 +108,7 @@ describe("page store (production server)", () => {
     expect(stored.headers["x-cache"]).toBe("HIT");
     expect(statSync(join(dataDir, "pages.db")).mode & 0o777).toBe(0o600);
     expect(await server.stop("SIGTERM")).toBe(0);
-    server = await startServer({ dataDir });
+    server = await startServer({ dataDir, env: COLD });
     await signIn();
     const after = await raw(path);
     expect(after.headers["x-cache"]).toBe("HIT");
@@ -125,7 +128,7 @@ describe("page store (production server)", () => {
       create table meta (name text primary key, value text not null) without rowid;`);
     old.prepare("insert into pages values (?, 200, '[]', x'00', null, 'W/\"old\"', '', 1, 0, 0, 0, 0)").run(path);
     old.close();
-    server = await startServer({ dataDir });
+    server = await startServer({ dataDir, env: COLD });
     await signIn();
     const first = await raw(path);
     expect(first.status).toBe(200);
@@ -489,7 +492,7 @@ describe("page store (production server)", () => {
   it("evicts the least recently used pages to stay within PAGE_CACHE_MB", async () => {
     await server.stop("SIGTERM");
     // 1 MB: about fifteen article pages (gzip + brotli + the plain body ≈ 60–70 KB each).
-    server = await startServer({ dataDir, env: { PAGE_CACHE_MB: "1" } });
+    server = await startServer({ dataDir, env: { ...COLD, PAGE_CACHE_MB: "1" } });
     const articles = await published(60);
     const first = `/article/${articles[0].slug}?lru`;
     await raw(first);
@@ -512,7 +515,7 @@ describe("page store (production server)", () => {
   });
 
   it("PAGE_CACHE=0 stores and serves nothing, with the same headers", async () => {
-    server = await startServer({ dataDir, env: { PAGE_CACHE: "0" } });
+    server = await startServer({ dataDir, env: { ...COLD, PAGE_CACHE: "0" } });
     await signIn();
     const path = `/article/${(await published(20))[19].slug}`;
     for (let i = 0; i < 2; i++) {
