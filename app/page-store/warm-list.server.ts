@@ -1,8 +1,9 @@
 import { db } from "../../db/index";
-import { listMenuCategories } from "../models/category.server";
+import { getPublicMenus } from "../models/menu.server";
 
 // What the page store renders by itself at start and after a deploy (issue 30, docs/decisions/032),
-// in the order readers need it: the home and its feed, the menu's category pages, the 1,000 most read
+// in the order readers need it: the home and its feed, the pages the menus link to (categories,
+// static pages), the 1,000 most read
 // and the 1,000 newest articles, then every other published article, newest first. Keys as
 // publicPage (./page-key.server.ts) makes them; the store skips those it already holds.
 
@@ -24,7 +25,8 @@ export async function* warmKeys(): AsyncGenerator<string> {
     }
   };
   yield* fresh(["/", "/rss.xml"]);
-  yield* fresh((await listMenuCategories()).map((c) => `/category/${encodeURIComponent(c.slug)}`));
+  const menus = await getPublicMenus();
+  yield* fresh([...menus.header, ...menus.footer].filter((link) => !link.external && link.href.startsWith("/")).map((link) => link.href));
   const published = () => db.selectFrom("articles").select("slug").where("status", "=", "published");
   const mostRead = await published().orderBy("views", "desc").orderBy("published_at", "desc").limit(WARM_FIRST).execute();
   yield* fresh(mostRead.map((r) => articleKey(r.slug)));
