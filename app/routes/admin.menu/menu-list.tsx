@@ -5,6 +5,7 @@ import { Form, Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { Field } from "~/components/ui/field";
+import type { MenuItemView } from "~/models/menu.server";
 import type { FieldErrors, FormValues } from "~/utils/forms";
 
 // One menu's list on /admin/menu (route.tsx): each link with ↑/↓, change and remove (plain form
@@ -12,17 +13,8 @@ import type { FieldErrors, FormValues } from "~/utils/forms";
 // (dnd-kit's sortable keyboard: Space or Enter takes, ↑/↓ move, Space drops, Escape cancels); a
 // drop saves the new order at once (intent "reorder").
 
-interface Item {
-  id: string;
-  label: string | null;
-  kind: "home" | "category" | "page" | "url";
-  category_id: string | null;
-  page_id: string | null;
-  url: string | null;
-  title: string;
-  href: string;
-  visible: boolean;
-}
+/** A link as the loader sends it (the model's view; which menu and where are the list's own). */
+type Item = Omit<MenuItemView, "menu" | "position">;
 interface Choice {
   id: string;
   name: string;
