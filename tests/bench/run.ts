@@ -129,6 +129,11 @@ async function load(url: string, target: Target, headers: Record<string, string>
     headers: sent({ "User-Agent": BROWSER, ...headers }),
     requests: target.paths.length > 1 ? [{ setupRequest: (req: any) => ({ ...req, path: random() }) }] : [{ path: target.paths[0] }],
   });
+  return runOf(result);
+}
+
+/** An autocannon result as the bench's rows read it. */
+function runOf(result: Awaited<ReturnType<typeof autocannon>>): Run {
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -640,14 +645,7 @@ async function rotation(url: string, paths: string[], duration: number) {
       },
     ] as any,
   });
-  const run: Run = {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.average,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+  const run = runOf(result);
   const total = Object.values(caches).reduce((a, b) => a + b, 0);
   return { run, caches, total, cold: (caches.MISS ?? 0) / Math.max(1, total) };
 }
