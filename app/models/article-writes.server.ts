@@ -8,9 +8,9 @@ import { lowerCase } from "../../db/sql/text";
 import type { AuditAction } from "../utils/audit-actions";
 import { runCpuJob } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
-import { formatDateTime } from "../utils/format";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
+import { formatPublicDateTime } from "../utils/public-format";
 import { searchRows, type SearchFields, type SearchRows } from "../utils/search-text.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { clearAutosave } from "./article-autosave.server";
@@ -271,7 +271,7 @@ export class EditConflict extends DomainError {
   ) {
     super(
       409,
-      `Статтю вже змінив(ла) ${who} ${formatDateTime(updatedAt)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
+      `Статтю вже змінив(ла) ${who} ${formatPublicDateTime(updatedAt)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
     );
   }
 }
