@@ -1,10 +1,13 @@
+import { getImportLimits } from "../utils/env.server";
+
 // The import file's size limit (issue 27): the admin screen's upload and the command line alike.
 // IMPORT_MAX_MB raises it for a large archive imported from the command line.
+const { IMPORT_MAX_MB, IMPORT_MEDIA_MAX_MB } = getImportLimits();
 
-export const IMPORT_MAX_BYTES = Math.max(1, Number(process.env.IMPORT_MAX_MB) || 50) * 1024 * 1024;
+export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 
-/** The zip of the old uploads sent beside it on /admin/import (IMPORT_MEDIA_MAX_MB; the command line reads a folder instead). */
-export const IMPORT_MEDIA_MAX_BYTES = Math.max(1, Number(process.env.IMPORT_MEDIA_MAX_MB) || 500) * 1024 * 1024;
+/** The zip of the old uploads sent beside it on /admin/import (IMPORT_MEDIA_MAX_MB). */
+export const IMPORT_MEDIA_MAX_BYTES = IMPORT_MEDIA_MAX_MB * 1024 * 1024;
 
 /** The body cap of a post to /admin/import (server/app.ts): both files and the form. */
 export const IMPORT_BODY_BYTES = IMPORT_MAX_BYTES + IMPORT_MEDIA_MAX_BYTES + 1024 * 1024;

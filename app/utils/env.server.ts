@@ -89,6 +89,10 @@ const EnvSchema = z.object({
   CROSSREF_LOOKUP: onOff("0"),
   CROSSREF_URL: z.string().url().default("https://api.crossref.org"),
   CROSSREF_TIMEOUT_MS: whole(5_000, 100, 60_000),
+  // Issue 27: the import file's size limit (the admin screen and the command line alike), and the
+  // zip of the old uploads sent beside it on /admin/import (app/import/limits.server.ts).
+  IMPORT_MAX_MB: whole(50, 1, 10_000),
+  IMPORT_MEDIA_MAX_MB: whole(500, 1, 100_000),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "DATA_DIR"> & { DATA_DIR: string; PUBLIC_URL: string; SESSION_SECRET: string };
@@ -129,6 +133,15 @@ const CpuBudgetsSchema = EnvSchema.pick({ CPU_WORKERS: true, CPU_JOB_MS: true, C
  */
 export function getCpuBudgets(): z.infer<typeof CpuBudgetsSchema> {
   const parsed = CpuBudgetsSchema.safeParse(process.env);
+  if (!parsed.success) throw new EnvError(`Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
+const ImportLimitsSchema = EnvSchema.pick({ IMPORT_MAX_MB: true, IMPORT_MEDIA_MAX_MB: true });
+
+/** The import's size limits alone, for the import command as for the server (getEnv checks them too). */
+export function getImportLimits(): z.infer<typeof ImportLimitsSchema> {
+  const parsed = ImportLimitsSchema.safeParse(process.env);
   if (!parsed.success) throw new EnvError(`Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   return parsed.data;
 }
