@@ -82,6 +82,10 @@ export default defineConfig({
         LOG_REQUESTS: "0",
         // Every spec signs in and writes from 127.0.0.1; the limits have their own tests.
         RATE_LIMIT: "0",
+        // The specs read public pages right after staff writes, as the store kept them before issue 30:
+        // only what a reader asked for. The store's own warm-up (at start, after a publish) is
+        // tested in tests/integration/store-warm.test.ts, on both engines.
+        PAGE_STORE_WARM: "0",
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_RATE_PER_MINUTE: "600",
         // Issue 29: the editor's Crossref button asks a stand-in that tests/e2e/science-desk.spec.ts runs.
