@@ -359,7 +359,10 @@ class PublicPages {
   kick(): void {
     if (this.refreshing || this.stopped || !this.store) return;
     this.refreshing = true;
-    this.running = new Promise((resolve) => setImmediate(resolve)).then(() => this.refresh());
+    // refresh() answers its own failures; nothing of the background may end the process.
+    this.running = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.refresh())
+      .catch((error) => console.error(`Page store: background renders failed: ${(error as Error)?.message ?? error}`));
   }
 
   /** Pages to render before the stale ones (a publish, issue 30); ignored with PAGE_STORE_WARM=0. */
@@ -380,7 +383,18 @@ class PublicPages {
     const store = this.store!;
     try {
       while (!this.stopped) {
-        const job = await this.nextJob(store);
+        let job: { key: string; stale: boolean } | undefined;
+        try {
+          job = await this.nextJob(store);
+        } catch (error) {
+          // The database could not be read (an outage): readers are not touched by it; the
+          // background stops and tries again later (the warm list from its start, kept pages skipped).
+          console.error(`Page store: background renders paused: ${(error as Error)?.message ?? error}`);
+          this.walk = undefined;
+          this.leaseAt = 0;
+          this.retryLater();
+          break;
+        }
         if (!job || this.stopped) break;
         const { key, stale } = job;
         // Keys are made by publicPage, which gives a key back unchanged.
@@ -432,13 +446,7 @@ class PublicPages {
       if (!store.warmLease(this.owner)) {
         // Another process of the box warms; if it ends before it is done, this one takes over.
         this.leaseAt = 0;
-        if (!this.retry) {
-          this.retry = setTimeout(() => {
-            this.retry = undefined;
-            this.kick();
-          }, 30_000);
-          this.retry.unref();
-        }
+        this.retryLater();
         return undefined;
       }
       this.leaseAt = now;
@@ -458,6 +466,16 @@ class PublicPages {
       // Checking thousands of kept pages in a row: let requests in now and then.
       if (checked % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** Kicks the background again in 30 s (another process held the warm-up lease, or the database failed). */
+  private retryLater(): void {
+    if (this.retry || this.stopped) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.kick();
+    }, 30_000);
+    this.retry.unref();
   }
 
   /** Ends the background re-render, waiting for the page being rendered and the pages being kept. */

@@ -52,8 +52,9 @@ describe.runIf(onPostgres)("two boxes on one PostgreSQL", () => {
     // Box B stores the page (a miss, then a hit from its own pages.db) and the home page.
     expect((await page(b, path)).status).toBe(200);
     expect((await page(b, path)).cache).toMatch(/HIT|STALE/);
-    await page(b, "/");
-    expect((await page(b, "/")).text).toContain("Коробка А пише про нейтрино");
+    // Box B's home may be kept already (its store warms itself at start, issue 30): the publish on
+    // box A marks it stale there, and it is re-rendered within the same 2 s.
+    await within(PROPAGATION_MS, async () => (await page(b, "/")).text.includes("Коробка А пише про нейтрино"));
 
     // A correction on box A: box B serves the new title within 2 s.
     const corrected = await apiSend(staff, "PUT", `/api/articles/${created.json.id}`, { ...article, title: "Коробка А виправила заголовок про нейтрино" });
