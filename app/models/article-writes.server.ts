@@ -10,11 +10,11 @@ import { runCpuJob } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
 import { renderArticleHtml } from "../utils/markdown.server";
 import { LIMITS, MESSAGES, type ArticleInput, type ArticleStatus, type BulkAction } from "../utils/newsroom-rules";
-import { formatPublicDateTime } from "../utils/public-format";
 import { searchRows, type SearchFields, type SearchRows } from "../utils/search-text.server";
 import { firstFreeSlug, slugify } from "../utils/slug.server";
 import { clearAutosave } from "./article-autosave.server";
 import { invalidateArticleChange, publicFootprint, type PublicFootprint } from "./article-cache.server";
+import { conflict } from "./article-conflict.server";
 import { publishedAtNow, refuseEarlyPublish, saveStatus } from "./article-desk-rules.server";
 import { discardImagesAndRethrow, storeEmbeddedImages, withEmbeddedImages } from "./article-images.server";
 import { editableArticleRows, getArticleById, type ArticleView } from "./article-queries.server";
@@ -256,28 +256,6 @@ function statusAction(from: ArticleStatus, to: ArticleStatus): AuditAction | und
   if (to === "archived") return "article.archive";
   if (from === "published" || from === "scheduled") return "article.unpublish";
   return undefined;
-}
-
-/**
- * A save based on an older version (decision 006): 409 naming who saved the newer one. The editor
- * shows both versions side by side and offers to keep the writer's (issue 31 item 12), a save
- * based on `version`, the one the writer has now seen.
- */
-export class EditConflict extends DomainError {
-  constructor(
-    readonly version: number,
-    readonly who: string,
-    readonly updatedAt: string,
-  ) {
-    super(
-      409,
-      `Статтю вже змінив(ла) ${who} ${formatPublicDateTime(updatedAt)}. Ваші зміни не збережено, ваш текст залишився у формі: скопіюйте його й перезавантажте сторінку.`,
-    );
-  }
-}
-
-function conflict(current: { version: number; updated_at: string; editor_name?: string | null; editor_username?: string | null }) {
-  return new EditConflict(current.version, current.editor_name || current.editor_username || "інший користувач", current.updated_at);
 }
 
 async function requireEditable(trx: DB, actor: Actor, id: string) {

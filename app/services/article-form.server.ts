@@ -1,5 +1,5 @@
 import { data, type AppLoadContext } from "@remix-run/node";
-import { EditConflict } from "../models/article-writes.server";
+import { EditConflict } from "../models/article-conflict.server";
 import { createArticle, getArticleById, updateArticle } from "../models/article.server";
 import type { Actor } from "../models/audit.server";
 import { FormTokenSpent, formTokenOf } from "../models/form-token.server";
