@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
@@ -6,38 +5,16 @@ import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
 import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../page-store/page-cache.server";
 import { publicPage, type PublicPage } from "../page-store/page-key.server";
-import type { PageStore, StoredPage } from "../page-store/page-store.server";
-import { warmKeys } from "../page-store/warm-list.server";
+import type { PageStore } from "../page-store/page-store.server";
+import { etagOf, inlineScriptHashes, sendBuilt, sendStored, type Built } from "../page-store/stored-response.server";
+import { LEASED_ELSEWHERE, WALK_DONE, WarmWalk } from "../page-store/warm-list.server";
 import { getEnv } from "../utils/env.server";
-import { countArticleView, countedPage, countPageView, isReaderRequest } from "./view-counter.server";
+import { isAnonymous } from "./view-counter.server";
 
-// The Express middleware of DESIGN §9 and §12 for public responses: view counting (before the
-// store, so a hit counts too) and the page store of rendered pages with Cache-Control and ETag.
-// docs/decisions/004 (view counting) and docs/decisions/016-page-store.md say why.
-
-/** Staff carry a session cookie or a bearer token; everyone else sees the same public site. */
-export function isAnonymous(req: Request): boolean {
-  return !req.headers.authorization && !(req.headers.cookie ?? "").includes("__session=");
-}
-
-/**
- * Counts a view of each public page served with 200 (or 304: the browser showed its copy) to a
- * reader: GET only (not HEAD), not bots or scripts, not prefetches, not signed-in staff.
- */
-export function countViews(): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== "GET") return next();
-    const page = countedPage(req.path);
-    if (!page || !isAnonymous(req) || !isReaderRequest({ get: (name) => req.get(name) })) return next();
-    res.once("finish", () => {
-      if (res.statusCode !== 200 && res.statusCode !== 304) return;
-      // One view per reader (address) and article per VIEW_REPEAT_MINUTES (view-counter.server.ts).
-      if (page.articleRef !== undefined) countArticleView({ ref: page.articleRef, reader: req.ip ?? "unknown" });
-      else countPageView({ path: page.path });
-    });
-    next();
-  };
-}
+// The Express middleware of DESIGN §12 for public responses: the page store of rendered pages with
+// Cache-Control and ETag, and its background renders (docs/decisions/016, 032). View counting runs
+// before it (countViews, ./view-counter.server.ts); what a kept response is made of and how it is
+// sent is ../page-store/stored-response.server.ts; the warm-up walk, ../page-store/warm-list.server.ts.
 
 /**
  * Renders a public path as an anonymous reader would get it (an internal GET through the Remix build),
@@ -88,67 +65,9 @@ const KEEPS_PENDING = 64;
 // While readers are in flight, the background renders (stale pages, the warm-up) take at most this
 // share of the main thread: after a render of d ms they wait d × (1 − share) / share before the next.
 const BACKGROUND_SHARE = 0.5;
-// The warm-up lease is renewed this often while the walk goes on (it lasts 30 s, page-store.server.ts).
-const LEASE_RENEW_MS = 10_000;
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
-
-interface Built {
-  status: number;
-  headers: [string, string][];
-  /** The uncompressed body (not kept in the store). */
-  body: Buffer;
-  storable: boolean;
-  etag: string;
-  tags: string[];
-  cookies: string[];
-  /** Settles once the page is compressed and stored (or found not worth storing): after the response. */
-  kept?: Promise<void>;
-}
-
-const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
-
-/** The CSP hash sources of a document's inline scripts (JSON-LD data blocks are not scripts). */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const [, attrs, content] of html.matchAll(INLINE_SCRIPT)) {
-    if (/\bsrc\s*=/i.test(attrs)) continue;
-    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
-    if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript") continue;
-    hashes.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
-  }
-  return [...hashes];
-}
-
-function etagOf(body: Buffer): string {
-  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
-}
-
-function notModified(req: Request, etag: string): boolean {
-  const header = req.headers["if-none-match"];
-  if (!header) return false;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t.replace(/^W\//, "") === bare;
-  });
-}
-
-/** The stored encoding the client takes: br, then gzip, else identity (q=0 refuses one). */
-function negotiate(header: string | undefined, hasBr: boolean): "br" | "gzip" | "identity" {
-  if (!header) return "identity";
-  const accepted = new Set<string>();
-  for (const part of header.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    if (q && Number(q.slice(2)) === 0) continue;
-    accepted.add(name.trim());
-  }
-  if (hasBr && (accepted.has("br") || accepted.has("*"))) return "br";
-  if (accepted.has("gzip") || accepted.has("*")) return "gzip";
-  return "identity";
-}
 
 /** A render not made: the reader it was for left while it waited for its turn. */
 class ReaderGone extends Error {}
@@ -161,14 +80,11 @@ class PublicPages {
   private readonly keeping = new Map<string, Promise<void>>();
   /** Pages a write made visible, rendered before the stale ones (renderSoon, issue 30). */
   private readonly wanted = new Set<string>();
-  /** The warm list being walked (while this process holds the box's warm-up lease). */
-  private walk: AsyncGenerator<string> | undefined;
-  private walkDone = false;
-  private leaseAt = 0;
+  /** The warm list, walked while this process holds the box's warm-up lease. */
+  private readonly warmer = new WarmWalk();
   private retry: ReturnType<typeof setTimeout> | undefined;
   /** Requests of any kind this process is answering now (the background renders yield to them). */
   private readers = 0;
-  private readonly owner = `${process.pid}.${randomUUID().slice(0, 8)}`;
   /** Counted for the bench and the tests (GET /healthz does not show them; pageStoreStats does). */
   readonly counts = { warmed: 0, kept: 0, keepsDropped: 0 };
   private readonly renders = pLimit(RENDERS_AT_ONCE);
@@ -309,52 +225,6 @@ class PublicPages {
     });
   }
 
-  /**
-   * Sends a stored page as stored: headers, the encoding the client takes, or a 304. Answers false
-   * (nothing sent) when its body is gone: another process replaced or removed the page meanwhile.
-   */
-  sendStored(req: Request, res: Response, page: StoredPage): boolean {
-    const revalidated = notModified(req, page.etag);
-    const encoding = negotiate(req.headers["accept-encoding"], page.hasBr);
-    const body = revalidated ? undefined : this.store!.body(page, encoding);
-    if (!revalidated && !body) return false;
-    res.status(page.status);
-    for (const [name, value] of page.headers) res.setHeader(name, value);
-    res.setHeader("ETag", page.etag);
-    res.setHeader("Vary", "Accept-Encoding");
-    res.setHeader("X-Cache", page.stale ? "STALE" : "HIT");
-    if (!body) this.send304(res);
-    else this.sendBody(req, res, body, encoding);
-    return true;
-  }
-
-  private sendBody(req: Request, res: Response, body: Buffer, encoding: "br" | "gzip" | "identity"): void {
-    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", body.length);
-    res.end(req.method === "HEAD" ? undefined : body);
-  }
-
-  /** Sends a page just rendered (a miss, or the store off), uncompressed: compression() handles it. */
-  sendBuilt(req: Request, res: Response, built: Built): void {
-    res.status(built.status);
-    for (const [name, value] of built.headers) res.setHeader(name, value);
-    if (built.cookies.length) res.setHeader("Set-Cookie", built.cookies);
-    res.setHeader("X-Cache", "MISS");
-    if (built.status === 200) {
-      res.setHeader("ETag", built.etag);
-      res.setHeader("Vary", "Accept-Encoding");
-      if (notModified(req, built.etag)) return void this.send304(res);
-    }
-    res.setHeader("Content-Length", built.body.length);
-    res.end(req.method === "HEAD" ? undefined : built.body);
-  }
-
-  private send304(res: Response): void {
-    // No CSP or body headers on a 304: browsers merge a 304's headers into their stored copy.
-    for (const name of ["Content-Security-Policy", "Content-Type", "Content-Length", "Content-Encoding"]) res.removeHeader(name);
-    res.status(304).end();
-  }
-
   /** Starts re-rendering stale pages in the background, one at a time, if not already at it. */
   kick(): void {
     if (this.refreshing || this.stopped || !this.store) return;
@@ -390,8 +260,7 @@ class PublicPages {
           // The database could not be read (an outage): readers are not touched by it; the
           // background stops and tries again later (the warm list from its start, kept pages skipped).
           console.error(`Page store: background renders paused: ${(error as Error)?.message ?? error}`);
-          this.walk = undefined;
-          this.leaseAt = 0;
+          this.warmer.reset();
           this.retryLater();
           break;
         }
@@ -440,32 +309,13 @@ class PublicPages {
 
   /** The next page of the warm list the store lacks, if this process holds (or takes) the warm-up lease. */
   private async nextToWarm(store: PageStore): Promise<string | undefined> {
-    if (!this.warm || this.walkDone) return undefined;
-    const now = Date.now();
-    if (now - this.leaseAt > LEASE_RENEW_MS) {
-      if (!store.warmLease(this.owner)) {
-        // Another process of the box warms; if it ends before it is done, this one takes over.
-        this.leaseAt = 0;
-        this.retryLater();
-        return undefined;
-      }
-      this.leaseAt = now;
-    }
-    this.walk ??= warmKeys();
-    for (let checked = 1; ; checked++) {
-      const next = await this.walk.next();
-      if (this.stopped) return undefined;
-      if (next.done) {
-        this.walkDone = true;
-        this.walk = undefined;
-        store.endWarmLease(this.owner);
-        console.log(`Page store: warm (${this.counts.warmed} pages rendered in the background)`);
-        return undefined;
-      }
-      if (!store.holds(next.value)) return next.value;
-      // Checking thousands of kept pages in a row: let requests in now and then.
-      if (checked % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+    if (!this.warm) return undefined;
+    const step = await this.warmer.next(store, () => this.stopped);
+    // Another process of the box warms; if it ends before it is done, this one takes over.
+    if (step === LEASED_ELSEWHERE) this.retryLater();
+    else if (step === WALK_DONE) console.log(`Page store: warm (${this.counts.warmed} pages rendered in the background)`);
+    else return step;
+    return undefined;
   }
 
   /** Kicks the background again in 30 s (another process held the warm-up lease, or the database failed). */
@@ -484,8 +334,7 @@ class PublicPages {
     if (this.retry) clearTimeout(this.retry);
     await this.running;
     await Promise.all(this.keeping.values());
-    if (this.leaseAt) this.store?.endWarmLease(this.owner);
-    await this.walk?.return(undefined);
+    await this.warmer.stop(this.store);
   }
 
   middleware(): RequestHandler {
@@ -537,11 +386,11 @@ class PublicPages {
         this.staleKickAt = now;
         this.kick();
       }
-      if (this.sendStored(req, res, page)) return;
+      if (sendStored(req, res, page, this.store!)) return;
     }
     this.render(target, { gone: () => res.locals.pageStoreGone === true }).then(
       (built) => {
-        if (!res.headersSent) this.sendBuilt(req, res, built);
+        if (!res.headersSent) sendBuilt(req, res, built);
       },
       (error) => {
         if (!(error instanceof ReaderGone)) next(error);

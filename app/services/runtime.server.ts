@@ -21,8 +21,8 @@ import { MAX_UPLOAD_BODY_BYTES, UPLOAD_PATHS } from "../utils/upload-limits";
 import { sitemapFileUrl } from "./feeds.server";
 import { maintenanceResponse } from "./maintenance.server";
 import { startNewsletterSender, stopNewsletterSender } from "./newsletter.server";
-import { countViews, pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
-import { flushViews } from "./view-counter.server";
+import { pageStoreStats, publicPageCache, stopPublicPages } from "./public-middleware.server";
+import { countViews, flushViews } from "./view-counter.server";
 
 // What server.ts needs of the app, exported by app/entry.server.tsx as `runtime` and reached as
 // `build.entry.module.runtime` (docs/decisions/012): server.ts imports nothing from app/, db/ or

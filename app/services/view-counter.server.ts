@@ -1,3 +1,4 @@
+import type { Request, RequestHandler } from "express";
 import { isbot } from "isbot";
 import { isPrefetch } from "remix-utils/is-prefetch";
 import { findViewedArticle, recordPageViews, type PageViewCount } from "../models/page-view.server";
@@ -231,4 +232,28 @@ export function countedPage(pathname: string): { path: string; articleRef?: stri
   match = path.match(/^\/category\/([^/]+)$/);
   if (match) return { path };
   return undefined;
+}
+
+/** Staff carry a session cookie or a bearer token; everyone else sees the same public site. */
+export function isAnonymous(req: Request): boolean {
+  return !req.headers.authorization && !(req.headers.cookie ?? "").includes("__session=");
+}
+
+/**
+ * Counts a view of each public page served with 200 (or 304: the browser showed its copy) to a
+ * reader: GET only (not HEAD), not bots or scripts, not prefetches, not signed-in staff.
+ */
+export function countViews(): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "GET") return next();
+    const page = countedPage(req.path);
+    if (!page || !isAnonymous(req) || !isReaderRequest({ get: (name) => req.get(name) })) return next();
+    res.once("finish", () => {
+      if (res.statusCode !== 200 && res.statusCode !== 304) return;
+      // One view per reader (address) and article per VIEW_REPEAT_MINUTES (view-counter.server.ts).
+      if (page.articleRef !== undefined) countArticleView({ ref: page.articleRef, reader: req.ip ?? "unknown" });
+      else countPageView({ path: page.path });
+    });
+    next();
+  };
 }
