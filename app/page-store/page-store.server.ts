@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
+import { createLayout, openFile, takeOverBuild } from "./page-store-file.server";
 
 // The page store of DESIGN §12 (docs/decisions/016-page-store.md): anonymous public responses,
 // rendered once, kept compressed with their headers in a SQLite file of their own in DATA_DIR
@@ -15,9 +16,6 @@ import SQLite from "better-sqlite3";
 // for): a hot page costs no SQLite read and no JSON parse. Bounded by bytes; any change to the
 // store empties what it touches.
 const FRONT_BYTES = 24 * 1024 * 1024;
-
-// The file's layout; another one (an older release) is deleted and made anew: it is a cache.
-const FORMAT = "3";
 
 /** The bodies kept of a page: gzip, brotli where it pays, and the plain bytes (`identity`). */
 export type Encoding = "br" | "gzip" | "identity";
@@ -69,72 +67,6 @@ interface Row {
   stale: number;
 }
 
-// Measured on the rotation over 9,744 stored articles (docs/perf/016-page-store.md): a hit that
-// missed the front cost a 25 KB read with the blobs before the small columns, and every hit
-// rewrote its whole row a second later (last used, hits). So:
-// - what a hit changes (last used, hits, stale) lives in `page_state`, a small row of its own;
-// - in `pages` the small columns come first and the bodies last, each read only when asked for;
-// - 16 KB database pages hold a whole article's bodies in one or two pages (4 KB pages took six).
-const SCHEMA = `
-create table if not exists pages (
-  key text not null unique,
-  status integer not null,
-  headers text not null,
-  etag text not null,
-  tags text not null,
-  size integer not null,
-  has_br integer not null,
-  stored_at integer not null,
-  gzip blob not null,
-  br blob
-);
--- The plain body (clients without compression), three times the gzip one: a table of its own, so
--- reading gzip or brotli never walks its overflow pages, nor reading it theirs. id = pages.rowid.
-create table if not exists page_plain (
-  id integer primary key,
-  key text not null,
-  body blob not null
-);
-create trigger if not exists pages_plain_out after delete on pages begin
-  delete from page_plain where id = old.rowid;
-end;
-create table if not exists page_state (
-  key text primary key,
-  last_used integer not null,
-  hits integer not null default 0,
-  stale integer not null default 0
-) without rowid;
-create index if not exists page_state_last_used on page_state (last_used);
-create index if not exists page_state_stale on page_state (stale) where stale = 1;
-create table if not exists page_tags (
-  tag text not null,
-  key text not null,
-  primary key (tag, key)
-) without rowid;
-create table if not exists meta (name text primary key, value text not null) without rowid;
--- Shared by the processes of the box (docs/decisions/020): 'generation' counts invalidations (a
--- render begun before one is not stored), 'changes' counts changes to what any key serves (a
--- process empties its in-memory front when another made one), 'bytes' is the size of all pages.
-create table if not exists counters (name text primary key, n integer not null) without rowid;
--- page_state.stale: 0 fresh, 1 stale, else the time (ms) a process claimed its re-render.
-create index if not exists page_state_claimed on page_state (stale) where stale > 1;
-`;
-
-/** Opens pages.db in the current layout; a file in another layout is removed first (a cache). */
-function openFile(file: string): SQLite.Database {
-  let sqlite = new SQLite(file);
-  const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[];
-  const format = tables.includes("meta") ? sqlite.prepare("select value from meta where name = 'format'").pluck().get() : undefined;
-  if (tables.length && format !== FORMAT) {
-    sqlite.close();
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-    sqlite = new SQLite(file);
-  }
-  // Before the first table: a new file takes 16 KB pages (an existing one keeps its own).
-  sqlite.pragma("page_size = 16384");
-  return sqlite;
-}
-
 // What a page in the front costs besides its bodies (parsed headers, tags, the Map entry).
 const FRONT_OVERHEAD = 1_000;
 /** How long pages of the previous build are served after a deploy: within the hour its assets are kept (server/old-assets.ts). */
@@ -184,8 +116,7 @@ export class PageStore {
     this.sqlite.pragma("synchronous = OFF");
     this.sqlite.pragma("cache_size = -8000");
     this.sqlite.pragma("busy_timeout = 5000");
-    this.sqlite.exec(SCHEMA);
-    this.sqlite.prepare("insert or replace into meta (name, value) values ('format', ?)").run(FORMAT);
+    createLayout(this.sqlite);
     this.sqlite.exec(`insert or ignore into counters (name, n) values ('generation', 0), ('changes', 0);
       insert or ignore into counters (name, n) select 'bytes', coalesce(sum(size), 0) from pages;`);
     // Which box this store belongs to (every process on the box shares it): an invalidation that
@@ -193,27 +124,7 @@ export class PageStore {
     // box that already applied it.
     this.sqlite.prepare("insert or ignore into counters (name, n) values ('box', ?)").run(randomInt(1, 2 ** 47));
     this.box = this.sqlite.prepare("select n from counters where name = 'box'").pluck().get() as number;
-    const stored = this.sqlite.prepare("select value from meta where name = 'build'").pluck().get() as string | undefined;
-    if (stored !== build) {
-      this.sqlite.transaction(() => {
-        if (stored !== undefined && keepPrevious?.(stored)) {
-          // A deploy: the previous build's pages stay, stale (re-rendered most read first), and are
-          // served only while its assets are (KEEP_PREVIOUS_MS). Its `.data` answers go: a new
-          // build's scripts read the new loaders' data.
-          this.sqlite.exec(`update page_state set stale = 1 where stale <> 1;
-            delete from page_state where key in (select key from pages where key like '%.data' or key like '%.data?%');
-            delete from page_tags where key in (select key from pages where key like '%.data' or key like '%.data?%');
-            delete from pages where key like '%.data' or key like '%.data?%';
-            update counters set n = (select coalesce(sum(size), 0) from pages) where name = 'bytes';`);
-        } else {
-          this.sqlite.exec(`delete from pages; delete from page_state; delete from page_tags;
-            update counters set n = 0 where name = 'bytes';`);
-        }
-        this.sqlite.exec("update counters set n = n + 1 where name in ('changes', 'generation');");
-        this.sqlite.prepare("insert or replace into meta (name, value) values ('build', ?)").run(build);
-        this.sqlite.prepare("insert or replace into meta (name, value) values ('build_since', ?)").run(String(Date.now()));
-      })();
-    }
+    takeOverBuild(this.sqlite, build, keepPrevious);
     this.buildSince = Number(this.sqlite.prepare("select value from meta where name = 'build_since'").pluck().get() ?? 0);
     this.statements = {
       get: this.sqlite.prepare(
