@@ -809,44 +809,61 @@ function memoryVerdicts(memory: { size: number; rss: number; settled: number }[]
  * Issue 30 item 4: only the memory lines. Per size: one walk over the rotated articles fills the
  * store, then every page of the bench (rotation, home, category, the searches, RSS, the admin list)
  * is loaded for --duration s on the same server, as the full bench's warm rows do; then the
- * resident set right after and after --settle s of idle. `--server-env 'A=1;NODE_OPTIONS=…'`
- * passes variables to the server only (to try heap or malloc settings).
+ * resident set right after and after --settle s of idle. `--server-env 'A=1;NODE_OPTIONS=…|B=2'`
+ * passes variables to the server only (to try heap or malloc settings), one server per variant.
  */
 async function memoryOnly() {
-  const serverEnv = Object.fromEntries(
-    option("server-env", "")
-      .split(";")
-      .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-  );
-  if (Object.keys(serverEnv).length) console.log(`server environment: ${JSON.stringify(serverEnv)}`);
+  // Variants separated by "|", each "A=1;B=2": every variant gets a fresh server and an empty store
+  // on the same generated site.
+  const variants = option("server-env", "")
+    .split("|")
+    .map((variant) =>
+      Object.fromEntries(
+        variant
+          .split(";")
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+      ),
+    );
   const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
   for (const size of SIZES) {
     console.log(`== ${size.toLocaleString("en-US")} generated articles (+ demo seed)`);
     const dir = await prepare(size);
     try {
       const targets = targetsFor(dir).filter((t) => !t.warmOnly);
-      let atStart = NaN;
-      const { rss, parts, settled } = await withServer(dir, serverEnv, async (server) => {
-        atStart = vmRss(server.child.pid!);
-        const cookie = await signIn(server.url);
-        await walk(server.url, targets.find((t) => t.rotation)!.paths);
-        for (const target of targets) {
-          const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
-          const run = await load(server.url, target, headers, DURATION);
-          console.log(`  ${target.name}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms; resident ${fmt.mb(vmRss(server.child.pid!))}`);
-        }
-      });
-      console.log(
-        `  resident: ${fmt.mb(atStart)} at start; ${fmt.mb(rss)} after the load (${fmt.mb(parts.anon)} anonymous + ${fmt.mb(parts.file)} file + ${fmt.mb(parts.shmem)} shared); ${fmt.mb(settled)} after ${SETTLE} s idle`,
-      );
-      memory.push({ size, mode: "memory", rss, parts, settled });
+      for (const serverEnv of variants) {
+        for (const file of ["pages.db", "pages.db-wal", "pages.db-shm"]) rmSync(join(dir, file), { force: true });
+        const label = Object.keys(serverEnv).length ? JSON.stringify(serverEnv) : "as npm start";
+        console.log(`  server: ${label}`);
+        let atStart = NaN;
+        const { rss, parts, settled } = await withServer(dir, serverEnv, async (server) => {
+          atStart = vmRss(server.child.pid!);
+          const cookie = await signIn(server.url);
+          await walk(server.url, targets.find((t) => t.rotation)!.paths);
+          for (const target of targets) {
+            const headers: Record<string, string> = target.signedIn ? { Cookie: cookie } : {};
+            const run = await load(server.url, target, headers, DURATION);
+            console.log(`    ${target.name}: ${fmt.rps(run)} req/s, p99 ${fmt.ms(run.p99)} ms; resident ${fmt.mb(vmRss(server.child.pid!))}`);
+          }
+        });
+        console.log(
+          `    resident: ${fmt.mb(atStart)} at start; ${fmt.mb(rss)} after the load (${fmt.mb(parts.anon)} anonymous + ${fmt.mb(parts.file)} file + ${fmt.mb(parts.shmem)} shared); ${fmt.mb(settled)} after ${SETTLE} s idle`,
+        );
+        memory.push({ size, mode: label, rss, parts, settled });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   console.log("");
-  memoryVerdicts(memory, Math.max(...SIZES));
+  for (const serverEnv of variants) {
+    const label = Object.keys(serverEnv).length ? JSON.stringify(serverEnv) : "as npm start";
+    if (variants.length > 1) console.log(`  ${label}:`);
+    memoryVerdicts(
+      memory.filter((m) => m.mode === label),
+      Math.max(...SIZES),
+    );
+  }
 }
 
 /**
