@@ -16,7 +16,7 @@
 //   npm run bench -- --memory-only --sizes 100000  only the memory lines (issue 30 item 4): the store
 //                                                  filled by a walk, then every page's load, then the
 //                                                  resident set right after and after --settle s idle
-//   npm run bench -- --duration 5 --connections 50 --settle 60
+//   npm run bench -- --duration 5 --connections 50 --settle 60 --keep   (--keep: reuse generated sites)
 //
 // For each size it builds a temp DATA_DIR (demo seed + generated articles), then starts the
 // production server (build/server.js): "warm" with the page store on (every measured request after
@@ -35,7 +35,7 @@
 // so no view is counted, and no Accept-Encoding). The first rotation after the restart meets every
 // article's first view by its reader: each is looked up and written, as for a real reader.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -174,8 +174,23 @@ async function signIn(url: string): Promise<string> {
   return cookie.split(";")[0];
 }
 
+/**
+ * `--keep`: the generated site of each size stays in the temp folder (news-bench-kept-<size>) and
+ * the next run with --keep starts from it (100,000 articles take minutes to generate).
+ */
+const KEEP = args.includes("--keep");
+const release = (dir: string) => {
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
+};
+
 async function prepare(size: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `news-bench-${size}-`));
+  const kept = join(tmpdir(), `news-bench-kept-${size}`);
+  if (KEEP && existsSync(join(kept, ".generated"))) {
+    console.log(`  the kept site at ${kept}`);
+    return kept;
+  }
+  if (KEEP) rmSync(kept, { recursive: true, force: true });
+  const dir = KEEP ? (mkdirSync(kept, { recursive: true }), kept) : mkdtempSync(join(tmpdir(), `news-bench-${size}-`));
   process.env.DATA_DIR = dir;
   const { prepareDatabase, generateArticles } = await import("../../scripts/generate-articles");
   const { closeDatabase } = await import("../../db/index");
@@ -189,6 +204,7 @@ async function prepare(size: number): Promise<string> {
   console.log(` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   await stopCpuPool();
   await closeDatabase();
+  if (KEEP) writeFileSync(join(dir, ".generated"), `${size}\n`);
   return dir;
 }
 
@@ -502,7 +518,7 @@ async function main() {
       });
     } finally {
       cleanupStatic();
-      rmSync(dir, { recursive: true, force: true });
+      release(dir);
     }
     rows.push(...sizeRows);
   }
@@ -783,7 +799,7 @@ async function warmOnly() {
         }
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      release(dir);
       rmSync(site, { recursive: true, force: true });
     }
   }
@@ -852,7 +868,7 @@ async function memoryOnly() {
         memory.push({ size, mode: label, rss, parts, settled });
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      release(dir);
     }
   }
   console.log("");
@@ -889,7 +905,7 @@ async function searchOnly() {
         }
       });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      release(dir);
     }
   }
   const smallest = Math.min(...SIZES);
@@ -990,7 +1006,7 @@ async function engines() {
     }
   } finally {
     cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
+    release(dir);
     for (const d of pgDirs) rmSync(d, { recursive: true, force: true });
   }
 }
