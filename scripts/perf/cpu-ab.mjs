@@ -52,7 +52,7 @@ for (const s of [A, B])
   }
 const rss = (await A.get("/rss.xml")).body.toString();
 const article = new URL(rss.match(/<link>([^<]*\/article\/[^<]*)<\/link>/)[1]).pathname;
-const pages = { home: "/", article, category: "/category/technology", rss: "/rss.xml" };
+const pages = { home: "/", article, category: "/category/technology", search: `/search?q=${encodeURIComponent("дані")}`, rss: "/rss.xml" };
 const only = opt("--pages");
 const out = {};
 for (const [name, path] of Object.entries(pages)) {

@@ -41,33 +41,6 @@ describe("the patched @remix-run/router", () => {
     expect(source).toContain("rankedBranches.get(routes)");
     expect(source).toContain("compiledPaths.get(compiledKey)");
     expect(source).toContain("firstSegments[i] !== first");
-    // The per-render route trees of RemixServer and its static router are made once per build.
-    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain("serverRoutes.get(manifest.routes)");
-    expect(readFileSync(require.resolve("react-router-dom/server.js"), "utf8")).toContain("staticDataRoutes.get(routes)");
-  });
-
-  it("the static router of one route tree is made once, with the same routes and its own state", () => {
-    const server = require("react-router-dom/server.js") as typeof import("react-router-dom/server");
-    const tree = [{ id: "page", path: "/page/:n" }];
-    const context = (n: string) =>
-      ({
-        basename: "/",
-        location: { pathname: `/page/${n}`, search: "", hash: "", state: null, key: n },
-        matches: [],
-        loaderData: { page: n },
-        actionData: null,
-        errors: null,
-        statusCode: 200,
-        loaderHeaders: {},
-        actionHeaders: {},
-        activeDeferreds: null,
-      }) as never;
-    const one = server.createStaticRouter(tree, context("1"));
-    const two = server.createStaticRouter(tree, context("2"));
-    expect(two.routes).toBe(one.routes);
-    expect(one.state.loaderData).toEqual({ page: "1" });
-    expect(two.state.loaderData).toEqual({ page: "2" });
-    expect(server.createStaticRouter([{ id: "page", path: "/page/:n" }], context("3")).routes).not.toBe(one.routes);
   });
 
   it("ranks and matches as before, the same on every call", () => {
