@@ -228,45 +228,55 @@ const RELATED_CANDIDATES = 24;
  */
 export async function listRelatedArticles({ id, categoryId, limit = 4 }: { id: string; categoryId: string | null; limit?: number }): Promise<Card[]> {
   const tags = await db.selectFrom("article_tags").select("tag_id").where("article_id", "=", id).execute();
-  const [perTag, sameCategory] = await Promise.all([
-    Promise.all(
-      tags.map(({ tag_id }) =>
-        db
-          .selectFrom("article_tags")
-          .select("article_id")
-          .where("tag_id", "=", tag_id)
-          .where("article_id", "!=", id)
-          // Newest tagging first: the tag index holds the rowid, so this walk stops after the limit.
-          .orderBy(sql`rowid`, "desc")
-          .limit(RELATED_CANDIDATES)
-          .execute(),
-      ),
+  // One statement for every candidate list (a statement costs a round trip on PostgreSQL; issue 26):
+  // each list is a subquery with its own ORDER BY and LIMIT, so each walk still stops early (each
+  // member of the UNION ALL is its own scope, so every list may be called "list").
+  const lists = [
+    ...tags.map(({ tag_id }) =>
+      db
+        .selectFrom(
+          db
+            .selectFrom("article_tags")
+            .select("article_id as id")
+            .where("tag_id", "=", tag_id)
+            .where("article_id", "!=", id)
+            // Newest tagging first: the tag index holds the rowid, so this walk stops after the limit.
+            .orderBy(sql`rowid`, "desc")
+            .limit(RELATED_CANDIDATES)
+            .as("list"),
+        )
+        .select(["list.id", sql<number>`1`.as("shared")]),
     ),
-    categoryId
-      ? cardQuery()
-          .clearSelect()
-          .select("articles.id")
-          .where("articles.category_id", "=", categoryId)
-          .where("articles.id", "!=", id)
-          .orderBy("articles.published_at", "desc")
-          .limit(RELATED_CANDIDATES)
-          .execute()
-      : Promise.resolve([]),
-  ]);
-  const shared = new Map<string, number>(sameCategory.map((r) => [r.id, 0]));
-  for (const rows of perTag) for (const { article_id } of rows) shared.set(article_id, (shared.get(article_id) ?? 0) + 1);
+    ...(categoryId
+      ? [
+          db
+            .selectFrom(
+              cardQuery()
+                .clearSelect()
+                .select("articles.id")
+                .where("articles.category_id", "=", categoryId)
+                .where("articles.id", "!=", id)
+                .orderBy("articles.published_at", "desc")
+                .limit(RELATED_CANDIDATES)
+                .as("list"),
+            )
+            .select(["list.id", sql<number>`0`.as("shared")]),
+        ]
+      : []),
+  ];
   // Ranked on two columns first; only the chosen few are read as cards.
-  const ranked = shared.size
+  const ranked = lists.length
     ? (
         await db
-          .selectFrom("articles")
-          .select(["id", "status", "published_at"])
+          .selectFrom(lists.reduce((all, list) => all.unionAll(list)).as("candidates"))
           // By primary key only: with the status in the WHERE, SQLite walks every published row.
-          .where("id", "in", [...shared.keys()])
+          .innerJoin("articles", "articles.id", "candidates.id")
+          .select(["articles.id", "articles.status", "articles.published_at", (eb) => eb.fn.sum<number>("candidates.shared").as("shared")])
+          .groupBy(["articles.id", "articles.status", "articles.published_at"])
           .execute()
       )
         .filter((r) => r.status === "published")
-        .sort((a, b) => shared.get(b.id)! - shared.get(a.id)! || (b.published_at ?? "").localeCompare(a.published_at ?? ""))
+        .sort((a, b) => Number(b.shared) - Number(a.shared) || (b.published_at ?? "").localeCompare(a.published_at ?? ""))
         .slice(0, limit)
         .map((r) => r.id)
     : [];
