@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { START_FLAGS } from "./tests/start-flags";
 
 // One fresh DATA_DIR for the whole run. The config is evaluated again in each worker; workers
 // inherit the runner's environment, so the first value sticks.
@@ -67,7 +68,7 @@ export default defineConfig({
       env: { MAIL_SINK_DIR: process.env.E2E_MAIL_DIR, MAIL_SINK_PORT: String(smtpPort) },
     },
     {
-      command: "node scripts/ensure-build.mjs && node build/server.js",
+      command: `node scripts/ensure-build.mjs && node ${START_FLAGS.join(" ")} build/server.js`,
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,
       timeout: 180_000,

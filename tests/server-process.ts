@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { databaseUrlFor } from "./pg";
+import { START_FLAGS } from "./start-flags";
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -25,7 +26,7 @@ export interface RunningServer {
 }
 
 /**
- * Starts the production server (build/server.js) on dataDir and waits until /healthz answers.
+ * Starts the production server (build/server.js, with npm start's Node flags) on dataDir and waits until /healthz answers.
  * Request logs and rate limits are off unless `env` turns them on (tests/integration/ops.test.ts):
  * load and fault tests write from one address far faster than a newsroom.
  */
@@ -47,7 +48,7 @@ export async function startServer({
   let log = "";
   // On PostgreSQL the folder's own database (tests/pg.ts), not the test file's.
   const databaseUrl = env.DATABASE_URL ?? (await databaseUrlFor(dataDir));
-  const child = spawn(process.execPath, ["build/server.js"], {
+  const child = spawn(process.execPath, [...START_FLAGS, "build/server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
