@@ -1,5 +1,6 @@
 // Paired A/B of the CPU cost per request of two builds (docs/decisions/009):
 //   node scripts/perf/cpu-ab.mjs --a /path/old-checkout --b . --data-a /tmp/copy1 --data-b /tmp/copy2 [--n 300] [--gzip] [--pages home,article]
+//     [--flags-a "--max-old-space-size=256"] [--flags-b …]   Node flags for one side (docs/decisions/034)
 // Each side is a folder with build/, public/ and node_modules; each gets its own copy of a DATA_DIR
 // (views are written). Requests alternate A, B, A, B… over one keep-alive connection each, so both
 // servers see the same machine state; CPU time is utime+stime from /proc/<pid>/stat.
@@ -14,9 +15,9 @@ const opt = (n, d) => {
 const N = Number(opt("--n", 300));
 const gzip = args.includes("--gzip");
 const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36";
-function start(dir, data) {
+function start(dir, data, flags = "") {
   const port = 4000 + Math.floor(Math.random() * 900);
-  const child = spawn(process.execPath, ["build/server.js"], {
+  const child = spawn(process.execPath, [...flags.split(" ").filter(Boolean), "build/server.js"], {
     cwd: dir,
     env: { ...process.env, NODE_ENV: "production", PAGE_CACHE: "0", LOG_REQUESTS: "0", PORT: String(port), DATA_DIR: data },
     stdio: ["ignore", "ignore", "inherit"],
@@ -39,8 +40,8 @@ function start(dir, data) {
 }
 // each server gets its own copy of the data (views are written)
 if (!opt("--a") || !opt("--data-a") || !opt("--data-b")) throw new Error("usage: --a DIR --data-a DATA_DIR_COPY --data-b DATA_DIR_COPY [--b DIR]");
-const A = start(opt("--a"), opt("--data-a"));
-const B = start(opt("--b", "."), opt("--data-b"));
+const A = start(opt("--a"), opt("--data-a"), opt("--flags-a", ""));
+const B = start(opt("--b", "."), opt("--data-b"), opt("--flags-b", ""));
 for (const s of [A, B])
   for (;;) {
     try {
