@@ -57,6 +57,7 @@ const ENGINES = !args.includes("--no-engines");
 const ENGINES_ONLY = args.includes("--engines-only");
 const SEARCH_ONLY = args.includes("--search-only");
 const WARM_ONLY = args.includes("--warm-only");
+const MEMORY_ONLY = args.includes("--memory-only");
 /** Seconds the warm-up rows follow the rotation after a restart or a deploy (the budget: 2 minutes). */
 const WARM_WINDOW = Number(option("warm-window", "150"));
 const WARMUP = Number(option("warmup", "2"));
@@ -440,9 +441,9 @@ async function main() {
   if (ENGINES_ONLY) return engines();
   if (SEARCH_ONLY) return searchOnly();
   if (WARM_ONLY) return warmOnly();
-  if (args.includes("--memory-only")) return memoryOnly();
+  if (MEMORY_ONLY) return memoryOnly();
   const rows: Row[] = [];
-  const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
+  const memory: MemoryRow[] = [];
   const js: { path: string; gzip: number; files: number; status: number }[] = [];
   const stores: { size: number; bytes: number; pages: number }[] = [];
   buildMinimalRemix();
@@ -807,8 +808,17 @@ async function warmOnly() {
   for (const text of results) console.log(text);
 }
 
+/** One server's resident memory after a load (mode: the bench's mode, or --memory-only's variant). */
+interface MemoryRow {
+  size: number;
+  mode: string;
+  rss: number;
+  parts: ReturnType<typeof rssParts>;
+  settled: number;
+}
+
 /** The two memory lines of DESIGN §9, on the largest size's servers. */
-function memoryVerdicts(memory: { size: number; rss: number; settled: number }[], largest: number) {
+function memoryVerdicts(memory: MemoryRow[], largest: number) {
   const peak = Math.max(...memory.filter((m) => m.size === largest).map((m) => m.rss));
   const settledMax = Math.max(...memory.filter((m) => m.size === largest).map((m) => m.settled));
   verdict(
@@ -840,16 +850,16 @@ async function memoryOnly() {
           .filter(Boolean)
           .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
       ),
-    );
-  const memory: { size: number; mode: string; rss: number; parts: ReturnType<typeof rssParts>; settled: number }[] = [];
+    )
+    .map((env) => ({ env, label: Object.keys(env).length ? JSON.stringify(env) : "as npm start" }));
+  const memory: MemoryRow[] = [];
   for (const size of SIZES) {
     console.log(`== ${size.toLocaleString("en-US")} generated articles (+ demo seed)`);
     const dir = await prepare(size);
     try {
       const targets = targetsFor(dir).filter((t) => !t.warmOnly);
-      for (const serverEnv of variants) {
+      for (const { env: serverEnv, label } of variants) {
         for (const file of ["pages.db", "pages.db-wal", "pages.db-shm"]) rmSync(join(dir, file), { force: true });
-        const label = Object.keys(serverEnv).length ? JSON.stringify(serverEnv) : "as npm start";
         console.log(`  server: ${label}`);
         let atStart = NaN;
         const { rss, parts, settled } = await withServer(dir, serverEnv, async (server) => {
@@ -872,8 +882,7 @@ async function memoryOnly() {
     }
   }
   console.log("");
-  for (const serverEnv of variants) {
-    const label = Object.keys(serverEnv).length ? JSON.stringify(serverEnv) : "as npm start";
+  for (const { label } of variants) {
     if (variants.length > 1) console.log(`  ${label}:`);
     memoryVerdicts(
       memory.filter((m) => m.mode === label),
