@@ -77,6 +77,12 @@ export async function stopBuild(): Promise<void> {
   await runtime.stop();
 }
 
+/** The build's runtime export (app/services/runtime.server.ts), once request() has loaded the build. */
+export function buildRuntime(): typeof import("../app/services/runtime.server").runtime {
+  if (!loaded) throw new Error("buildRuntime: no request() has loaded the build yet");
+  return (loaded.entry.module as unknown as { runtime: typeof import("../app/services/runtime.server").runtime }).runtime;
+}
+
 /** A bearer token for a user made with the tests' common password (each sign-in from its own address, so lockout never trips). */
 export async function tokenFor(username: string): Promise<string> {
   const res = await postJson("/api/auth/login", { username, password: "correct-horse" }, { ip: `198.51.100.${Math.floor(Math.random() * 200)}` });

@@ -12,6 +12,7 @@ import { crossrefEnabled } from "~/services/crossref.server";
 import { takeFlash } from "~/services/flash.server";
 import { savedScienceValues } from "~/services/science-form.server";
 import styles from "~/styles/newsroom.css";
+import { warmCpuPool } from "~/utils/cpu-pool.server";
 
 const TITLE = "Нова стаття";
 
@@ -36,6 +37,7 @@ const EMPTY: EditorValues = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  warmCpuPool(); // the save renders markdown in the CPU worker: it loads while the piece is written
   const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
   const bylines = { ...(await bylineEditorData({ actor: user })), noindex: false }; // issue 29
   return data(

@@ -4,7 +4,7 @@ import { canEditArticle, getArticleById, updateArticle, type ArticleView } from 
 import type { Actor } from "../models/audit.server";
 import { getCategoryById, listCategories } from "../models/category.server";
 import { createPreviewLink, livePreviewLink, revokePreviewLink } from "../models/preview-link.server";
-import { CpuBudgetError, runCpuJob } from "../utils/cpu-pool.server";
+import { CpuBudgetError, runCpuJob, warmCpuPool } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
 import { MESSAGES } from "../utils/newsroom-rules";
 import type { DiffField } from "../utils/revision-diff";
@@ -27,11 +27,16 @@ export async function requireEditableArticle(actor: Reader, articleId: string): 
   return article;
 }
 
-/** For an admin screen: the signed-in user and an article they may edit, else the 404/403 response. */
+/**
+ * For an admin screen: the signed-in user and an article they may edit, else the 404/403 response.
+ * The editor, its history and the desk save or compare markdown: the CPU worker starts loading now.
+ */
 export async function requireArticleToEdit(request: Request, articleId: string) {
   const user = await requireUser(request);
   try {
-    return { user, article: await requireEditableArticle(user, articleId) };
+    const article = await requireEditableArticle(user, articleId);
+    warmCpuPool();
+    return { user, article };
   } catch (error) {
     if (error instanceof DomainError) throw new Response(error.message, { status: error.status });
     throw error;

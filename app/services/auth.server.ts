@@ -23,15 +23,19 @@ export function bearerToken(request: Request): string | undefined {
 
 /** The signed-in, active user of this request (bearer token or session cookie), or undefined. */
 export async function getUser(request: Request): Promise<User | undefined> {
-  const token = bearerToken(request) ?? (await sessionCookieToken(request));
+  const bearer = bearerToken(request);
+  const token = bearer ?? (await sessionCookieToken(request));
   if (!token) return undefined;
   // The session notes where it was last seen from (the profile's list of sessions, issue 25).
   const userId = (await readSessionToken(token, { ip: clientAddress(request) }))?.user_id;
   if (!userId) return undefined;
   const user = await getUserById({ id: userId });
   if (!user || user.is_active !== 1) return undefined;
-  // Staff are at work: have the CPU worker (jsdom) ready before their first save (cpu-pool.server.ts).
-  warmCpuPool();
+  // An API client (a script, an app) is there to write: have the CPU worker (jsdom) ready before
+  // its first save. Staff in the browser get it when they open a screen that saves markdown
+  // (warmCpuPool's callers), not for reading lists: a staff member who only reads costs readers
+  // no worker (issue 30 item 4).
+  if (bearer) warmCpuPool();
   return user;
 }
 
@@ -127,7 +131,7 @@ export async function authenticate({ username, password, request }: { username: 
   // code does (else the password would reset the count and codes could be guessed for ever).
   if (await hasTwoFactor({ userId: user.id })) return { ok: true, user, next: "code" };
   await recordSignIn({ username, ip, user, outcome: "ok", via });
-  warmCpuPool();
+  if (via === "api") warmCpuPool();
   return { ok: true, user, next: (await mustEnrol(user)) ? "enrol" : "signed-in" };
 }
 
@@ -163,6 +167,6 @@ export async function verifySecondStep({ user, code, request }: { user: User; co
   // The attempt (a wrong code counts like a wrong password), last_login and the audit entry.
   await recordSignIn({ username: user.username, ip, user, outcome: outcome === "ok" ? "ok" : "code", via: isApiRequest(request) ? "api" : "form" });
   if (outcome !== "ok") return { ok: false, status: 401, message: outcome === "unreadable" ? CODE_UNREADABLE : CODE_FAILED };
-  warmCpuPool();
+  if (isApiRequest(request)) warmCpuPool();
   return { ok: true };
 }

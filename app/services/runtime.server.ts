@@ -13,7 +13,7 @@ import { pruneUnconfirmedSubscribers } from "../models/newsletter.server";
 import { prunePasswordResets } from "../models/password-reset.server";
 import { pruneExpiredSessions } from "../models/session.server";
 import { pruneSignInChallenges } from "../models/sign-in-challenge.server";
-import { stopCpuPool } from "../utils/cpu-pool.server";
+import { cpuPoolStats, stopCpuPool } from "../utils/cpu-pool.server";
 import { getEnv } from "../utils/env.server";
 import { databaseBusyResponse, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, isDatabaseBusy, isSameOrigin, MAX_BODY_BYTES } from "../utils/http.server";
 import { rateLimiters } from "../utils/rate-limit.server";
@@ -191,6 +191,7 @@ export const runtime = {
   countViews,
   publicPageCache,
   pageStoreStats,
+  cpuPoolStats,
   isSameOrigin,
   // Issue 28: the one POST that comes from other sites by design (RFC 8058), exactly this path.
   isOneClickUnsubscribe: (path: string) => path === "/newsletter/unsubscribe",

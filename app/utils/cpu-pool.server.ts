@@ -346,6 +346,11 @@ export function warmCpuPool(): void {
   pool().warm();
 }
 
+/** The process's pool as it is now (tests, diagnostics); undefined before anything asked for it. */
+export function cpuPoolStats() {
+  return shared?.stats();
+}
+
 /** Ends the pool's workers after their jobs (shutdown through the build's runtime export, tests). */
 export async function stopCpuPool(): Promise<void> {
   await shared?.stop();

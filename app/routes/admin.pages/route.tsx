@@ -4,6 +4,7 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { createPage, deletePage, getPageById, listPages, PageInputSchema, updatePage } from "~/models/page.server";
 import { requireRole } from "~/services/auth.server";
 import { redirectWithFlash, takeFlash } from "~/services/flash.server";
+import { warmCpuPool } from "~/utils/cpu-pool.server";
 import { DomainError } from "~/utils/errors";
 import { formFailureOf } from "~/utils/forms";
 import { domainErrorFields, formFailure, formValues, parseForm } from "~/utils/forms.server";
@@ -20,6 +21,7 @@ export const meta: MetaFunction = () => [{ title: `${TITLE} — Admin Panel` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, SCREEN_ROLES["/admin/pages"]);
+  warmCpuPool(); // a page's save renders its markdown in the CPU worker
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = editId ? await getPageById({ id: editId }) : undefined;
   if (editId && !editing) throw new Response("Not found", { status: 404 });
