@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql, type Expression, type RawBuilder } from "kysely";
 import { engine, type DB, type EngineName } from "../index";
 
 // Full-text search, the one concern where the two engines' SQL differs most (DESIGN §13;
@@ -80,6 +80,17 @@ function driving(query: SearchTerms, alias: string, tier?: SearchTier): { table:
 export function matchingRowids(query: SearchTerms): RawBuilder<{ rowid: number }> {
   const { table, where } = driving(query, "m");
   return sql<{ rowid: number }>`select m.rowid from ${sql.raw(table)} m where ${where}`;
+}
+
+/**
+ * Whether the article whose rowid is `rowid` matches the query: one probe of the index at that
+ * rowid (FTS5 seeks the rowid in each term's doclist; PostgreSQL reads the row by its key), for a
+ * walk over another index that tests each row it meets, where `rowid in (matchingRowids)` would
+ * first read every match of a common word.
+ */
+export function matchesRowid(query: SearchTerms, rowid: Expression<number>): RawBuilder<boolean> {
+  const { table, where } = driving(query, "m");
+  return sql<boolean>`exists (select 1 from ${sql.raw(table)} m where m.rowid = ${rowid} and ${where})`;
 }
 
 /**
