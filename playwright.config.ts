@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { START_FLAGS } from "./tests/start-flags";
+import { START_ENV, START_FLAGS } from "./tests/start-flags";
 
 // One fresh DATA_DIR for the whole run. The config is evaluated again in each worker; workers
 // inherit the runner's environment, so the first value sticks.
@@ -73,6 +73,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 180_000,
       env: {
+        ...START_ENV,
         NODE_ENV: "production",
         PORT: String(port),
         DATA_DIR: process.env.E2E_DATA_DIR,

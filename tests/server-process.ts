@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { databaseUrlFor } from "./pg";
-import { START_FLAGS } from "./start-flags";
+import { START_ENV, START_FLAGS } from "./start-flags";
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -50,6 +50,7 @@ export async function startServer({
   const databaseUrl = env.DATABASE_URL ?? (await databaseUrlFor(dataDir));
   const child = spawn(process.execPath, [...START_FLAGS, "build/server.js"], {
     env: {
+      ...START_ENV,
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
