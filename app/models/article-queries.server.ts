@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type RawBuilder } from "kysely";
 import { db, type DB } from "../../db/index";
 import type { Database, User } from "../../db/schema";
 import { jsonArrayFrom } from "../../db/sql/json";
@@ -201,21 +201,30 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
   // The same words, stems and phrases as the public search box (app/utils/search-text.server.ts).
   const query = parseSearch(search);
   const match = isEmptyQuery(query) ? undefined : matchingRowids(query);
-  // A search reads its matches in one of two ways (issue 30 item 3: the cost must not grow with the
-  // archive), chosen by how many there are, counted up to ADMIN_SEARCH_COUNTED + 1 (the index alone):
-  // - few (a rare word): the rows are read by rowid from the match list, filtered and sorted;
-  // - many (a common word), newest first: the created_at index is walked from the newest and each
-  //   row is tested with one probe of the index (matchesRowid), stopping after the page. Reading
-  //   the whole match list first cost 12 ms for a word in 77,000 of 100,000 articles (0.3 ms now).
-  // Another order with many matches still reads them all to sort them (no index on that order).
+  // A search finds its rows in one of three ways (issue 30 item 3: the cost must not grow with the
+  // archive), chosen by how many matches there are (counted up to ADMIN_SEARCH_COUNTED + 1 from the
+  // index alone) against how many articles (the highest rowid):
+  // - a walk, newest first, when the matches are dense enough that the page fills within a few
+  //   times as many rows as there are matches: the created_at index is walked from the newest and
+  //   each row is tested with one probe of the index (matchesRowid), stopping after the page
+  //   (100,000 articles, a word in 77,000 of them: 17 ms reading the match list first, 1.8 ms so);
+  // - the list, when they are few and sparse (a rare word): the rows are read by rowid from the
+  //   match list, filtered and sorted (a word in one article: 12 ms walking, 1.2 ms so);
+  // - another order than the newest with many matches still reads them all to sort them.
   // Measured by tests/bench/newsroom-list.ts and the bench's admin row.
-  const matches = match
-    ? Number((await sql<{ n: number }>`select count(*) as n from (${match} limit ${ADMIN_SEARCH_COUNTED + 1}) counted`.execute(db)).rows[0].n)
-    : 0;
-  const few = matches <= ADMIN_SEARCH_COUNTED;
-  const walk = Boolean(match) && !few && sort === "created";
-  // A walk must not be driven by the status or category index (the `+` of unindexed), or SQLite sorts what they find.
-  const plain = Boolean(match) && !few;
+  const counted = match
+    ? (
+        await sql<{ n: number; top: number | null }>`select count(*) as n, (select max(rowid) from articles) as top
+          from (${match} limit ${ADMIN_SEARCH_COUNTED + 1}) counted`.execute(db)
+      ).rows[0]
+    : undefined;
+  const matches = Number(counted?.n ?? 0);
+  const many = matches > ADMIN_SEARCH_COUNTED;
+  const dense = matches > 0 && ((skip + limit) * Number(counted?.top ?? 0)) / matches <= 4 * matches;
+  const walk = Boolean(match) && sort === "created" && (many || dense);
+  // With a search the status and category indexes must not drive the query (the `+` of
+  // unindexed): a walk follows created_at, a list its rowids.
+  const plain = Boolean(match);
   const readable = readableFilter(reader, { plain });
   const filters = [
     ...(status ? [plain ? sql<boolean>`${unindexed(sql.ref("articles.status"))} = ${status}` : sql<boolean>`articles.status = ${status}`] : []),
@@ -224,23 +233,19 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
       : []),
     ...(readable ? [readable] : []),
   ];
-  const matching = !match
-    ? undefined
-    : few
-      ? sql<boolean>`articles.rowid in (${match})`
-      : walk
-        ? matchesRowid(query, sql.ref("articles.rowid"))
-        : sql<boolean>`(articles.rowid + 0) in (${match})`;
-  const where = sql<boolean>`${sql.join([sql`1 = 1`, ...filters, ...(matching ? [matching] : [])], sql` and `)}`;
-  const rowsQuery = articleRows().where(where);
-  // Without a search every article with the filters is counted; a search counts at most
-  // ADMIN_SEARCH_COUNTED + 1 (past it `capped`), and with no filter its first count is the answer.
+  const listed = match && !many ? sql<boolean>`articles.rowid in (${match})` : undefined;
+  const matching = !match ? undefined : walk ? matchesRowid(query, sql.ref("articles.rowid")) : (listed ?? sql<boolean>`(articles.rowid + 0) in (${match})`);
+  const whereOf = (condition?: RawBuilder<boolean>) => sql<boolean>`${sql.join([sql`1 = 1`, ...filters, ...(condition ? [condition] : [])], sql` and `)}`;
+  const rowsQuery = articleRows().where(whereOf(matching));
+  // Without a search every article with the filters is counted. A search with no filter has its
+  // count already; with filters, few matches are counted through their rowids, many up to
+  // ADMIN_SEARCH_COUNTED + 1 along the walk (past it `capped`).
   const countQuery =
     match && !filters.length
       ? undefined
-      : match && !few
-        ? sql<{ n: number }>`select count(*) as n from (select 1 from articles where ${where} limit ${ADMIN_SEARCH_COUNTED + 1}) counted`
-        : sql<{ n: number }>`select count(*) as n from articles where ${where}`;
+      : many
+        ? sql<{ n: number }>`select count(*) as n from (select 1 from articles where ${whereOf(matching)} limit ${ADMIN_SEARCH_COUNTED + 1}) counted`
+        : sql<{ n: number }>`select count(*) as n from articles where ${whereOf(listed)}`;
   const [rows, total] = await Promise.all([
     rowsQuery
       .$if(sort === "title", (q) => q.orderBy(ukOrder(sql.ref("articles.title")), dir))

@@ -74,6 +74,20 @@ export async function listCategories({ skip = 0, limit = 100 }: { skip?: number;
   return { categories: rows.map(toView), total: Number(total.n) };
 }
 
+/**
+ * Every category's id and name in Ukrainian alphabet order: the choices of the editor and the
+ * admin list's filter. No article counts: they read the category index of every article (9 ms at
+ * 100,000 articles, on every admin list request; issue 30 item 3).
+ */
+export async function listCategoryChoices(): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom("categories")
+    .select(["categories.id", "categories.name"])
+    .orderBy(ukOrder(sql.ref("categories.name")))
+    .orderBy("categories.id")
+    .execute();
+}
+
 /** A category by id, or undefined. */
 export async function getCategoryById({ id }: { id: string }, executor: DB = db): Promise<CategoryView | undefined> {
   const row = await categoryQuery(executor).where("categories.id", "=", id).executeTakeFirst();

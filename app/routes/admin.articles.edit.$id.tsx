@@ -12,7 +12,7 @@ import { ScienceFields } from "~/components/newsroom/science-fields";
 import { latestDeskNote } from "~/models/article-desk.server";
 import type { ArticleView } from "~/models/article.server";
 import { bylineEditorData } from "~/models/bylines.server";
-import { listCategories } from "~/models/category.server";
+import { listCategoryChoices } from "~/models/category.server";
 import { getCommentsMode } from "~/models/comment.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { previewLinkState, requireArticleToEdit } from "~/services/article-history.server";
@@ -45,8 +45,8 @@ const toValues = (a: ArticleView): EditorValues => ({
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, article } = await requireArticleToEdit(request, params.id ?? "");
-  const [{ categories }, { flash, headers }, note, previewLink] = await Promise.all([
-    listCategories(),
+  const [categories, { flash, headers }, note, previewLink] = await Promise.all([
+    listCategoryChoices(),
     takeFlash(request),
     latestDeskNote({ id: article.id }),
     previewLinkState({ actor: user, articleId: article.id }), // issue 31 item 10
@@ -55,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       article: { id: article.id, slug: article.slug, status: article.status, version: article.version },
       values: toValues(article),
-      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      categories,
       canPublish: user.role !== "reporter",
       commentsMode: (await getCommentsMode({ articleId: article.id })) ?? "open",
       flash,

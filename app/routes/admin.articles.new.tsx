@@ -4,7 +4,7 @@ import type { AdminHandle } from "~/components/admin/nav";
 import { ArticleEditor } from "~/components/newsroom/article-editor";
 import { ScienceFields } from "~/components/newsroom/science-fields";
 import { bylineEditorData } from "~/models/bylines.server";
-import { listCategories } from "~/models/category.server";
+import { listCategoryChoices } from "~/models/category.server";
 import { issueFormToken } from "~/models/form-token.server";
 import { handleEditorAction, type EditorValues } from "~/services/article-form.server";
 import { requireUser } from "~/services/auth.server";
@@ -38,11 +38,11 @@ const EMPTY: EditorValues = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   warmCpuPool(); // the save renders markdown in the CPU worker: it loads while the piece is written
-  const [{ categories }, { flash, headers }] = await Promise.all([listCategories(), takeFlash(request)]);
+  const [categories, { flash, headers }] = await Promise.all([listCategoryChoices(), takeFlash(request)]);
   const bylines = { ...(await bylineEditorData({ actor: user })), noindex: false }; // issue 29
   return data(
     {
-      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      categories,
       canPublish: user.role !== "reporter",
       flash,
       crossref: crossrefEnabled(),

@@ -2,7 +2,7 @@ import type { User } from "../../db/schema";
 import { getRevision, listRevisions, pickKept } from "../models/article-revision.server";
 import { canEditArticle, getArticleById, updateArticle, type ArticleView } from "../models/article.server";
 import type { Actor } from "../models/audit.server";
-import { getCategoryById, listCategories } from "../models/category.server";
+import { getCategoryById, listCategoryChoices } from "../models/category.server";
 import { createPreviewLink, livePreviewLink, revokePreviewLink } from "../models/preview-link.server";
 import { CpuBudgetError, runCpuJob, warmCpuPool } from "../utils/cpu-pool.server";
 import { DomainError } from "../utils/errors";
@@ -60,7 +60,7 @@ export async function articleRevision({ actor, articleId, revisionId }: { actor:
  */
 export async function compareRevision({ actor, articleId, revisionId }: { actor: Actor; articleId: string; revisionId: number }) {
   const article = await requireEditableArticle(actor, articleId);
-  const [revision, { categories }] = await Promise.all([getRevision({ articleId, revisionId }), listCategories()]);
+  const [revision, categories] = await Promise.all([getRevision({ articleId, revisionId }), listCategoryChoices()]);
   const pair = { revision: pickKept(revision), current: pickKept(article), categories: Object.fromEntries(categories.map((c) => [c.id, c.name])) };
   let diff: DiffField[];
   try {
@@ -79,7 +79,7 @@ export async function compareRevision({ actor, articleId, revisionId }: { actor:
  */
 export async function compareWithSaved({ actor, articleId, mine }: { actor: Actor; articleId: string; mine: KeptFields }) {
   const article = await requireEditableArticle(actor, articleId);
-  const { categories } = await listCategories();
+  const categories = await listCategoryChoices();
   const pair = { revision: pickKept(article), current: pickKept(mine), categories: Object.fromEntries(categories.map((c) => [c.id, c.name])) };
   try {
     return { version: article.version, diff: await runCpuJob({ kind: "diff", pair }), refused: null };

@@ -7,7 +7,7 @@ import { EmbargoBadge, UpcomingEmbargoes } from "~/components/newsroom/embargo-l
 import { ConfirmStep, TimedMessage } from "~/components/newsroom/ui";
 import { listUpcomingEmbargoes } from "~/models/article-science.server";
 import { bulkArticleAction, canEditArticle, canReadArticle, deleteArticle, getArticleById, listAdminArticles, setArticleStatus } from "~/models/article.server";
-import { listCategories } from "~/models/category.server";
+import { listCategoryChoices } from "~/models/category.server";
 import { requireUser } from "~/services/auth.server";
 import { backTo, redirectWithFlash, takeFlash } from "~/services/flash.server";
 import styles from "~/styles/newsroom.css";
@@ -42,7 +42,7 @@ function readFilters(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const filters = readFilters(new URL(request.url));
-  const [{ articles, total, capped }, { categories }, { flash, headers }, embargoes] = await Promise.all([
+  const [{ articles, total, capped }, categories, { flash, headers }, embargoes] = await Promise.all([
     listAdminArticles({
       search: filters.q || undefined,
       status: filters.status || undefined,
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // A reporter sees their own articles and the desk's published ones (docs/decisions/019).
       reader: user,
     }),
-    listCategories(),
+    listCategoryChoices(),
     takeFlash(request),
     listUpcomingEmbargoes({ limit: 3 }), // issue 29: what lifts next
   ]);
@@ -72,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       capped,
       filters,
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
-      categories: categories.map((c) => ({ id: c.id, name: c.name })),
+      categories,
       canPublish: user.role !== "reporter",
       flash,
       embargoes,
