@@ -224,7 +224,12 @@ describe("search that knows Ukrainian, on either engine", () => {
     expect(draftList.articles.map((a) => a.slug)).toEqual(drafts.slice(0, 20).map((a) => a.slug));
     const published = await listAdminArticles({ search: "квазар", status: "published", categoryId: CATEGORY, limit: 20 });
     expect(published).toMatchObject({ total: many - drafts.length, capped: false });
-    expect(published.articles.map((a) => a.slug)).toEqual(newest.filter((a) => !a.draft).slice(0, 20).map((a) => a.slug));
+    expect(published.articles.map((a) => a.slug)).toEqual(
+      newest
+        .filter((a) => !a.draft)
+        .slice(0, 20)
+        .map((a) => a.slug),
+    );
     // Another order still finds them all (read, then sorted).
     const byTitle = await listAdminArticles({ search: "квазар", sort: "title", dir: "asc", limit: 3 });
     expect(byTitle).toMatchObject({ total: ADMIN_SEARCH_COUNTED, capped: true });
