@@ -226,11 +226,10 @@ export async function listAdminArticles({ status, search, categoryId, skip = 0, 
   // unindexed): a walk follows created_at, a list its rowids.
   const plain = Boolean(match);
   const readable = readableFilter(reader, { plain });
+  const column = (name: "articles.status" | "articles.category_id") => (plain ? unindexed(sql.ref(name)) : sql.ref(name));
   const filters = [
-    ...(status ? [plain ? sql<boolean>`${unindexed(sql.ref("articles.status"))} = ${status}` : sql<boolean>`articles.status = ${status}`] : []),
-    ...(categoryId
-      ? [plain ? sql<boolean>`${unindexed(sql.ref("articles.category_id"))} = ${categoryId}` : sql<boolean>`articles.category_id = ${categoryId}`]
-      : []),
+    ...(status ? [sql<boolean>`${column("articles.status")} = ${status}`] : []),
+    ...(categoryId ? [sql<boolean>`${column("articles.category_id")} = ${categoryId}`] : []),
     ...(readable ? [readable] : []),
   ];
   const listed = match && !many ? sql<boolean>`articles.rowid in (${match})` : undefined;

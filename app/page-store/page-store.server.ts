@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type SQLite from "better-sqlite3";
+import { PageFront } from "./page-front.server";
 import { createLayout, openFile, takeOverBuild } from "./page-store-file.server";
 
 // The page store of DESIGN §12 (docs/decisions/016-page-store.md): anonymous public responses,
@@ -11,13 +12,6 @@ import { createLayout, openFile, takeOverBuild } from "./page-store-file.server"
 // out. This module knows nothing of HTTP or rendering: it keeps rows.
 // Every process on the box shares the file (WORKERS=N, docs/decisions/020): what must agree between
 // them lives in it (the `counters` table, the stale marks and re-render claims), never only here.
-
-// A small in-memory front of the most recently served pages (parsed headers and the bodies asked
-// for): a hot page costs no SQLite read and no JSON parse. Bounded by bytes; any change to the
-// store empties what it touches. 8 MB (24 MB before issue 30 item 4) holds some 500 pages with
-// both their compressed bodies: the hot set of a news site (home, sections, the day's stories);
-// a rotation over the archive misses it at any size, and its 16 MB more were resident for good.
-const FRONT_BYTES = 8 * 1024 * 1024;
 
 /** The bodies kept of a page: gzip, brotli where it pays, and the plain bytes (`identity`). */
 export type Encoding = "br" | "gzip" | "identity";
@@ -69,8 +63,6 @@ interface Row {
   stale: number;
 }
 
-// What a page in the front costs besides its bodies (parsed headers, tags, the Map entry).
-const FRONT_OVERHEAD = 1_000;
 /** How long pages of the previous build are served after a deploy: within the hour its assets are kept (server/old-assets.ts). */
 export const KEEP_PREVIOUS_MS = 55 * 60_000;
 // The warm-up lease (issue 30): one process of the box walks the warm list; it renews the lease as it goes.
@@ -87,10 +79,10 @@ export class PageStore {
   /** This box's id, shared by its processes (see the constructor). */
   readonly box: number;
   private readonly statements;
-  private front = new Map<string, StoredPage>();
+  /** The most recently served pages in memory (page-front.server.ts). */
+  private readonly front = new PageFront();
   /** The shared 'changes' counter when a front page was last read or checked against its row. */
   private checked = new WeakMap<StoredPage, number>();
-  private frontBytes = 0;
 
   /**
    * When this build took the store over (ms): a page stored before it is the previous build's, served
@@ -203,7 +195,7 @@ export class PageStore {
     // any change to the store (the shared counter moved), a front page is checked against its row
     // once (ETag, stale mark, time stored) before it is served; its bodies stay if it still holds.
     const changes = this.statements.counter.get("changes") as number;
-    let page = this.front.get(key);
+    let page = this.front.peek(key);
     const previousGone = Date.now() - this.buildSince >= KEEP_PREVIOUS_MS;
     if (page && this.checked.get(page) !== changes) {
       const row = this.statements.check.get(key) as Pick<Row, "rowid" | "etag" | "stale" | "stored_at"> | undefined;
@@ -212,19 +204,16 @@ export class PageStore {
         page.storedAt = row.stored_at;
         this.checked.set(page, changes);
       } else {
-        this.forget(key);
+        this.front.forget(key);
         page = undefined;
       }
     }
     if (page && previousGone && page.storedAt < this.buildSince) {
-      this.forget(key);
+      this.front.forget(key);
       return undefined;
     }
-    if (page) {
-      // Most recently used last in the Map's order.
-      this.front.delete(key);
-      this.front.set(key, page);
-    } else {
+    if (page) this.front.take(key);
+    else {
       const row = this.statements.get.get(key) as Row | undefined;
       // A page of the previous build past the hour its assets are kept: never served (the miss
       // renders it again and replaces it).
@@ -241,7 +230,7 @@ export class PageStore {
         stale: row.stale !== 0,
         storedAt: row.stored_at,
       };
-      this.remember(page);
+      this.front.remember(page);
       this.checked.set(page, changes);
     }
     const entry = this.touched.get(key);
@@ -259,43 +248,8 @@ export class PageStore {
     const kept = page[encoding];
     if (kept) return kept;
     const body = this.statements[encoding].get(page.rowid, page.key, page.etag) as Buffer | undefined;
-    if (body) this.keepInFront(page, encoding, body);
+    if (body) this.front.keepBody(page, encoding, body);
     return body;
-  }
-
-  /** Keeps a page in the in-memory front, oldest out past FRONT_BYTES. */
-  private remember(page: StoredPage): void {
-    this.forget(page.key);
-    this.front.set(page.key, page);
-    this.frontBytes += FRONT_OVERHEAD;
-    this.trimFront();
-  }
-
-  private trimFront(): void {
-    for (const [key] of this.front) {
-      if (this.frontBytes <= FRONT_BYTES) break;
-      this.forget(key);
-    }
-  }
-
-  private forget(key: string): void {
-    const page = this.front.get(key);
-    if (!page) return;
-    this.front.delete(key);
-    this.frontBytes -= FRONT_OVERHEAD + (page.gzip?.length ?? 0) + (page.br?.length ?? 0) + (page.identity?.length ?? 0);
-  }
-
-  /** Keeps a body of a page beside it in the front. */
-  private keepInFront(page: StoredPage, encoding: Encoding, body: Buffer): void {
-    if (this.front.get(page.key) !== page || page[encoding]) return;
-    page[encoding] = body;
-    this.frontBytes += body.length;
-    this.trimFront();
-  }
-
-  private clearFront(): void {
-    this.front.clear();
-    this.frontBytes = 0;
   }
 
   /** Writes the pending last-used times and hit counts (LRU order, re-render priority). */
@@ -314,7 +268,7 @@ export class PageStore {
     const budget = this.maxBytes();
     // One page may not take more than an eighth of the budget (nor anything when the budget is 0).
     if (page.size > budget / 8) return;
-    this.forget(page.key);
+    this.front.forget(page.key);
     const now = Date.now();
     let bytes = 0;
     // IMMEDIATE: a read then a write in a deferred transaction fails at once (SQLITE_BUSY) when
@@ -366,7 +320,7 @@ export class PageStore {
 
   /** Removes one page (inside a transaction); answers the store's size after. */
   private removeKey(key: string): number {
-    this.forget(key);
+    this.front.forget(key);
     const size = this.statements.remove.get(key) as number | undefined;
     this.statements.removeState.run(key);
     this.statements.deleteTags.run(key);
@@ -410,7 +364,7 @@ export class PageStore {
     let n = 0;
     this.sqlite
       .transaction(() => {
-        this.clearFront();
+        this.front.clear();
         if (!tags) n = this.sqlite.prepare("update page_state set stale = 1 where stale <> 1").run().changes;
         else for (const key of this.keys(tags)) n += this.statements.markStale.run(key).changes;
         if (n) this.changed();
@@ -421,7 +375,7 @@ export class PageStore {
 
   /** Marks a page stale that was served too long (never one already stale or being re-rendered). */
   markStaleKey(key: string): void {
-    this.forget(key);
+    this.front.forget(key);
     this.sqlite
       .transaction(() => {
         if (this.statements.markOld.run(key).changes) this.changed();
@@ -434,7 +388,7 @@ export class PageStore {
     this.sqlite
       .transaction(() => {
         if (!tags) {
-          this.clearFront();
+          this.front.clear();
           this.sqlite.exec("delete from pages; delete from page_state; delete from page_tags; update counters set n = 0 where name = 'bytes';");
           this.changed();
           return;
