@@ -713,8 +713,10 @@ function storedArticles(dir: string): { held: number; stale: number } {
  * (so that a deploy can be made: other asset names, another build version),
  * 1. a miss against no store: the rotation over pages the store does not hold, store on (warm-up
  *    off) and PAGE_CACHE=0;
- * 2. right after a restart on an empty store (a first start, a restored backup), and
- * 3. right after a deploy (every stored page of the previous build),
+ * 2. right after a restart on an empty store (a first start, a restored backup),
+ * 3. right after a restart on the store that has every article (the usual restart: pages.db
+ *    survives it; the whole WARM_WINDOW, not only until every article is fresh), and
+ * 4. right after a deploy (every stored page of the previous build),
  * the rotation over every article in 10 s windows for WARM_WINDOW s while the store warms: req/s,
  * p99, the share of requests that met a cold render (X-Cache: MISS) and of stale pages, beside a
  * same-size static file from the same server; CPU seconds of the server and the load average.
@@ -764,9 +766,10 @@ async function warmOnly() {
         `  ${on.rps >= off.rps * 0.95 ? "met   " : "MISSED"} ${size} a miss costs no more than no store: ${fmt.rps(on)} vs ${fmt.rps(off)} req/s (${Math.round((on.rps / off.rps) * 100)}%), p99 ${fmt.ms(on.p99)} vs ${fmt.ms(off.p99)} ms`,
       );
 
-      // 2 and 3: the rotation right after a restart on an empty store, then right after a deploy.
+      // 2, 3 and 4: the rotation right after a restart on an empty store, on the full store, then
+      // right after a deploy.
       dropStore();
-      for (const phase of ["restart, empty store", "deploy (new build)"] as const) {
+      for (const phase of ["restart, empty store", "restart, store kept", "deploy (new build)"] as const) {
         if (phase === "deploy (new build)") {
           const index = join(site, "build/remix/index.js");
           const code = readFileSync(index, "utf8");
@@ -791,7 +794,7 @@ async function warmOnly() {
             console.log(
               `  ${size} ${phase} t=${at.toFixed(0)} s: ${fmt.rps(r.run)} req/s, p99 ${fmt.ms(r.run.p99)} ms, cold ${(r.cold * 100).toFixed(1)}%, stale ${Math.round(windows.at(-1)!.stale * 100)}%, fresh articles kept ${held.held - held.stale}/${paths.length} (load ${loadAverage()})`,
             );
-            if (warmAt !== undefined) break;
+            if (warmAt !== undefined && phase !== "restart, store kept") break;
           }
           const cpu = cpuSeconds(server.child.pid!) - cpu0;
           // The same-size static file, served by the same server, right after.
