@@ -45,16 +45,14 @@ test.describe("article list (JavaScript on)", () => {
     // rows are the re-sorted ones (reading them on the URL alone raced the render).
     await expect(title).toHaveAttribute("aria-sort", "ascending");
     // Ukrainian alphabet order (ґ after г, є after е, і and ї after и), case and quotes aside.
-    const normalised = async () =>
-      (await columnValues(page, 1)).map((t) =>
+    // The pairs out of order: none once the rows are the re-sorted ones.
+    const outOfOrder = async () => {
+      const titles = (await columnValues(page, 1)).map((t) =>
         t
           .split("\n")[0]
           .toLocaleLowerCase("uk")
           .replace(/[^\p{L}\p{N}\s]/gu, ""),
       );
-    // The pairs out of order: none once the rows are the re-sorted ones.
-    const outOfOrder = async () => {
-      const titles = await normalised();
       expect(titles.length).toBeGreaterThan(3);
       return titles.flatMap((t, i) => (i > 0 && titles[i - 1].localeCompare(t, "uk") > 0 ? [`${titles[i - 1]} > ${t}`] : []));
     };
