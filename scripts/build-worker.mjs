@@ -1,5 +1,7 @@
-// Bundles the CPU worker (app/workers/cpu-worker.ts: markdown, sanitising, revision diffs; issue 25,
-// docs/decisions/018) into build/cpu-worker.js. The app's own modules (markdown.ts with its
+// Bundles the worker threads into build/: the CPU worker (app/workers/cpu-worker.ts: markdown,
+// sanitising, revision diffs; issue 25, docs/decisions/018) into build/cpu-worker.js, and the page
+// keeper (app/workers/page-keeper.ts: compresses and stores rendered pages; issue 30, decision 032)
+// into build/page-keeper.js. The app's own modules (markdown.ts with its
 // media-url and safe-path helpers, revision-diff.ts) are bundled in; packages stay external and
 // load from node_modules. `npm run build` runs it through build-server.mjs; Vitest runs it before
 // the tests (tests/global-setup.ts), so a test never meets a worker older than the source.
@@ -7,13 +9,11 @@ import { renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-export const WORKER_OUTFILE = "build/cpu-worker.js";
-
-/** Builds build/cpu-worker.js (written whole, then renamed: a running server never reads half a file). */
+/** Builds build/cpu-worker.js and build/page-keeper.js (each written whole, then renamed: a running server never reads half a file). */
 export async function buildWorker() {
   const result = await build({
-    entryPoints: ["app/workers/cpu-worker.ts"],
-    outfile: WORKER_OUTFILE,
+    entryPoints: { "cpu-worker": "app/workers/cpu-worker.ts", "page-keeper": "app/workers/page-keeper.ts" },
+    outdir: "build",
     bundle: true,
     packages: "external",
     platform: "node",

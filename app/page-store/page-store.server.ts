@@ -4,6 +4,9 @@ import { join } from "node:path";
 import type SQLite from "better-sqlite3";
 import { PageFront } from "./page-front.server";
 import { createLayout, openFile, takeOverBuild } from "./page-store-file.server";
+import { type NewPage, PageWriter, tunePagesConnection } from "./page-writer.server";
+
+export type { NewPage } from "./page-writer.server";
 
 // The page store of DESIGN §12 (docs/decisions/016-page-store.md): anonymous public responses,
 // rendered once, kept compressed with their headers in a SQLite file of their own in DATA_DIR
@@ -32,22 +35,6 @@ export interface StoredPage {
   gzip?: Buffer;
   br?: Buffer;
   identity?: Buffer;
-}
-
-export interface NewPage {
-  key: string;
-  status: number;
-  headers: [string, string][];
-  gzip: Buffer;
-  br: Buffer | null;
-  /** The uncompressed body, for clients that take no compression. */
-  identity: Buffer;
-  etag: string;
-  tags: string[];
-  size: number;
-  stale: boolean;
-  /** Store only if no invalidation (by any process) came since this generation (PageStore.generation). */
-  generation?: number;
 }
 
 interface Row {
@@ -79,6 +66,8 @@ export class PageStore {
   /** This box's id, shared by its processes (see the constructor). */
   readonly box: number;
   private readonly statements;
+  /** Stores pages and keeps the file within its budget (shared with the page keeper's worker). */
+  private readonly writer: PageWriter;
   /** The most recently served pages in memory (page-front.server.ts). */
   private readonly front = new PageFront();
   /** The shared 'changes' counter when a front page was last read or checked against its row. */
@@ -89,10 +78,13 @@ export class PageStore {
    * (stale, until re-rendered) only within KEEP_PREVIOUS_MS, while that build's assets are kept.
    */
   readonly buildSince: number;
+  /** DATA_DIR/pages.db (the page keeper's worker opens it too). */
+  readonly file: string;
 
   constructor(
     dir: string,
-    private readonly maxBytes: () => number,
+    /** The budget of stored bodies in bytes (PAGE_CACHE_MB), for every process's pages together. */
+    readonly maxBytes: () => number,
     /** The build the pages were rendered by: another build (new asset names) empties the store. */
     build: string,
     /**
@@ -102,17 +94,13 @@ export class PageStore {
     { keepPrevious }: { keepPrevious?: (storedBuild: string) => boolean } = {},
   ) {
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, "pages.db");
-    this.sqlite = openFile(file);
-    chmodSync(file, 0o600);
-    this.sqlite.pragma("journal_mode = WAL");
-    // The store is a cache: losing the last writes at a power cut costs a re-render, never data.
-    this.sqlite.pragma("synchronous = OFF");
+    this.file = join(dir, "pages.db");
+    this.sqlite = openFile(this.file);
+    chmodSync(this.file, 0o600);
     // SQLite's own default, 2 MB (8 MB before issue 30 item 4): hot pages are served from the front
     // and the rest are read through the operating system's file cache, so a bigger page cache of
     // their bodies was resident memory kept twice.
-    this.sqlite.pragma("cache_size = -2000");
-    this.sqlite.pragma("busy_timeout = 5000");
+    tunePagesConnection(this.sqlite, 2000);
     createLayout(this.sqlite);
     this.sqlite.exec(`insert or ignore into counters (name, n) values ('generation', 0), ('changes', 0);
       insert or ignore into counters (name, n) select 'bytes', coalesce(sum(size), 0) from pages;`);
@@ -133,29 +121,7 @@ export class PageStore {
       gzip: this.sqlite.prepare("select gzip from pages where rowid = ? and key = ? and etag = ?").pluck(),
       br: this.sqlite.prepare("select br from pages where rowid = ? and key = ? and etag = ?").pluck(),
       identity: this.sqlite.prepare("select pp.body from page_plain pp join pages p on p.rowid = pp.id where pp.id = ? and p.key = ? and p.etag = ?").pluck(),
-      put: this.sqlite
-        .prepare(
-          `insert into pages (key, status, headers, etag, tags, size, has_br, stored_at, gzip, br)
-         values (@key, @status, @headers, @etag, @tags, @size, @hasBr, @now, @gzip, @br)
-         on conflict (key) do update set status = @status, headers = @headers, etag = @etag, tags = @tags, size = @size,
-           has_br = @hasBr, stored_at = @now, gzip = @gzip, br = @br
-         returning rowid`,
-        )
-        .pluck(),
-      putPlain: this.sqlite.prepare(
-        `insert into page_plain (id, key, body) values (?, ?, ?) on conflict (id) do update set key = excluded.key, body = excluded.body`,
-      ),
-      putState: this.sqlite.prepare(
-        `insert into page_state (key, last_used, hits, stale) values (@key, @now, 0, @stale)
-         on conflict (key) do update set last_used = @now, stale = @stale`,
-      ),
-      sizeOf: this.sqlite.prepare("select size from pages where key = ?").pluck(),
-      deleteTags: this.sqlite.prepare("delete from page_tags where key = ?"),
-      addTag: this.sqlite.prepare("insert or ignore into page_tags (tag, key) values (?, ?)"),
       touch: this.sqlite.prepare("update page_state set last_used = max(last_used, ?), hits = hits + ? where key = ?"),
-      remove: this.sqlite.prepare("delete from pages where key = ? returning size").pluck(),
-      removeState: this.sqlite.prepare("delete from page_state where key = ?"),
-      oldest: this.sqlite.prepare("select key from page_state order by last_used limit ?").pluck(),
       keysOfTag: this.sqlite.prepare("select key from page_tags where tag = ?").pluck(),
       // A write marks a page stale again even while a re-render is claimed: that render read
       // what the write changed and is not stored (generation), so the page must come round again.
@@ -173,20 +139,17 @@ export class PageStore {
       lease: this.sqlite.prepare("select value from meta where name = 'warmer'").pluck(),
       setLease: this.sqlite.prepare("insert or replace into meta (name, value) values ('warmer', ?)"),
     };
+    this.writer = new PageWriter(this.sqlite, maxBytes, { removed: (key) => this.front.forget(key), beforeEvict: () => this.flush() });
   }
 
   /** Invalidations so far, by any process: a render begun before another one is not stored. */
   generation(): number {
-    return this.statements.counter.get("generation") as number;
+    return this.writer.generation();
   }
 
   /** Records a change to what a key serves, inside the write's transaction (see get()). */
   private changed(): void {
-    this.statements.bump.run(1, "changes");
-  }
-
-  private addBytes(delta: number): number {
-    return this.statements.bump.get(delta, "bytes") as number;
+    this.writer.changed();
   }
 
   /** The page stored under a key (its headers and metadata; bodies come from body()). */
@@ -264,69 +227,14 @@ export class PageStore {
   }
 
   /** Stores a page (with `generation`, only if no invalidation came since: it may show what that write changed). */
-  put(page: NewPage): void {
-    const budget = this.maxBytes();
-    // One page may not take more than an eighth of the budget (nor anything when the budget is 0).
-    if (page.size > budget / 8) return;
+  put(page: NewPage): boolean {
     this.front.forget(page.key);
-    const now = Date.now();
-    let bytes = 0;
-    // IMMEDIATE: a read then a write in a deferred transaction fails at once (SQLITE_BUSY) when
-    // another process wrote in between; this one waits for the lock instead.
-    this.sqlite
-      .transaction(() => {
-        if (page.generation !== undefined && this.generation() !== page.generation) return;
-        const old = this.statements.sizeOf.get(page.key) as number | undefined;
-        const rowid = this.statements.put.get({
-          key: page.key,
-          status: page.status,
-          headers: JSON.stringify(page.headers),
-          gzip: page.gzip,
-          br: page.br,
-          etag: page.etag,
-          tags: page.tags.join("\n"),
-          size: page.size,
-          hasBr: page.br ? 1 : 0,
-          now,
-        }) as number;
-        this.statements.putPlain.run(rowid, page.key, page.identity);
-        this.statements.putState.run({ key: page.key, now, stale: page.stale ? 1 : 0 });
-        this.statements.deleteTags.run(page.key);
-        for (const tag of page.tags) this.statements.addTag.run(tag, page.key);
-        bytes = this.addBytes(page.size - (old ?? 0));
-        this.changed();
-      })
-      .immediate();
-    if (bytes > budget) this.evict(budget);
-  }
-
-  /** Least recently used out until the store (every process's pages) is back under 90% of its budget. */
-  private evict(budget: number): void {
-    this.flush();
-    this.sqlite
-      .transaction(() => {
-        let bytes = this.statements.counter.get("bytes") as number;
-        while (bytes > budget * 0.9) {
-          const keys = this.statements.oldest.all(64) as string[];
-          if (!keys.length) break;
-          for (const key of keys) {
-            bytes = this.removeKey(key);
-            if (bytes <= budget * 0.9) break;
-          }
-        }
-      })
-      .immediate();
+    return this.writer.put(page);
   }
 
   /** Removes one page (inside a transaction); answers the store's size after. */
   private removeKey(key: string): number {
-    this.front.forget(key);
-    const size = this.statements.remove.get(key) as number | undefined;
-    this.statements.removeState.run(key);
-    this.statements.deleteTags.run(key);
-    if (size === undefined) return this.statements.counter.get("bytes") as number;
-    this.changed();
-    return this.addBytes(-size);
+    return this.writer.removeKey(key);
   }
 
   remove(key: string): void {

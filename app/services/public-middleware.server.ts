@@ -1,9 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import pLimit from "p-limit";
 import { CACHE_CONTROL, CACHE_TAG, closePageStore, openPageStore, pageStore, publicCacheGeneration } from "../page-store/page-cache.server";
+import { PageKeeper } from "../page-store/page-keeper.server";
 import { publicPage, type PublicPage } from "../page-store/page-key.server";
 import type { PageStore } from "../page-store/page-store.server";
 import { etagOf, inlineScriptHashes, sendBuilt, sendStored, type Built } from "../page-store/stored-response.server";
@@ -59,17 +58,12 @@ const STALE_KICK_MS = 1_000;
 // resident; 4 at once 167 req/s, p99 525 ms, 259 MB.
 export const RENDERS_AT_ONCE = 4;
 // Issue 30: pages rendered for readers waiting to be compressed and stored after their response; past
-// this many (a crawler walking cold pages faster than the thread pool compresses) a miss is sent and
-// not kept: the warm-up or the next reader keeps it.
+// this many (a crawler walking cold pages faster than the keeper's thread keeps them) a miss is sent
+// and not kept: the warm-up or the next reader keeps it.
 const KEEPS_PENDING = 64;
-// Of those, compressed and stored at once (see keeps below).
-const KEEPS_AT_ONCE = 2;
 // While readers are in flight, the background renders (stale pages, the warm-up) take at most this
 // share of the main thread: after a render of d ms they wait d × (1 − share) / share before the next.
 const BACKGROUND_SHARE = 0.5;
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
 
 /** A render not made: the reader it was for left while it waited for its turn. */
 class ReaderGone extends Error {}
@@ -91,15 +85,11 @@ class PublicPages {
   readonly counts = { warmed: 0, kept: 0, keepsDropped: 0 };
   private readonly renders = pLimit(RENDERS_AT_ONCE);
   /**
-   * Pages compressed and stored two at a time (issue 30 item 0): on a 2-core box the main thread
-   * renders on one core and the compressions take at most two threads of the pool, not all four.
-   * One at a time was too few: a keep's compression costs ~1 ms of a pool thread, but its result
-   * waits for the main thread to finish the render it is in (~10 ms a keep while renders run), so
-   * keeps ran at ~90 a second behind a crawler's ~130 renders and 30% of its misses were never kept
-   * (100,000 articles: a walk over 11,000 left 7,500 pages; the rotation after it met cold renders,
-   * 450 req/s and p99 450 ms). Two at a time: all kept, the rotation 2,900 req/s and p99 45 ms.
+   * Compresses and stores the pages on a worker thread of its own (issue 30 item 0): on the request
+   * thread a keep cost ~0.7 ms of each ~6 ms miss. Decision 032's amendments: keeps one, then two at
+   * a time on the thread pool, then this.
    */
-  private readonly keeps = pLimit(KEEPS_AT_ONCE);
+  private readonly keeper: PageKeeper | undefined;
   private refreshing = false;
   private stopped = false;
   private staleKickAt = 0;
@@ -111,7 +101,9 @@ class PublicPages {
     private readonly store: PageStore | undefined,
     /** PAGE_STORE_WARM: the warm-up at start and the renders after a publish (issue 30). */
     private readonly warm: boolean,
-  ) {}
+  ) {
+    this.keeper = store && new PageKeeper({ file: store.file, maxBytes: store.maxBytes() });
+  }
 
   /** Renders a page for the store: status, headers (with its own CSP), body, tags. */
   async build({ key, kind, tags }: PublicPage, gone?: () => boolean): Promise<Built> {
@@ -190,7 +182,13 @@ class PublicPages {
       return Promise.resolve();
     }
     const kept: Promise<void> = new Promise((resolve) => setImmediate(resolve))
-      .then(() => this.keeps(() => this.keep(key, built, generation)))
+      .then(() =>
+        // put() (in the worker) stores it only if no invalidation came meanwhile (generation), checked in its transaction.
+        this.keeper!.keep({ key, status: built.status, headers: built.headers, body: built.body, etag: built.etag, tags: built.tags, generation }),
+      )
+      .then((stored) => {
+        if (stored) this.counts.kept++;
+      })
       .catch((error) => {
         // The store closed under it (shutdown) or the disk failed: the page renders again next time.
         if (!this.stopped) console.error(`Page store: keeping ${key} failed: ${(error as Error)?.message ?? error}`);
@@ -200,36 +198,6 @@ class PublicPages {
       });
     this.keeping.set(key, kept);
     return kept;
-  }
-
-  private async keep(key: string, built: Built, generation: number): Promise<void> {
-    const [gz, br] = await Promise.all([
-      gzipAsync(built.body, { level: 9 }),
-      // Quality 5: on a 45 KB article 1 ms and 10.0 KB, against 11 ms and 9.8 KB at quality 9 (and
-      // 11.3 KB for gzip -9): the store is written on every miss and re-render. A 256 KB window (not
-      // brotli's 4 MB default) holds any page and keeps the compressor's memory small.
-      brotliAsync(built.body, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: built.body.length },
-      }),
-    ]);
-    if (this.stopped || publicCacheGeneration() !== generation) return;
-    this.counts.kept++;
-    // Brotli where it pays: kept only when clearly smaller than gzip.
-    const keepBr = br.length < gz.length * 0.95 ? br : null;
-    // put() stores it only if no invalidation came meanwhile (generation), checked in its transaction.
-    this.store!.put({
-      key,
-      status: built.status,
-      headers: built.headers,
-      gzip: gz,
-      br: keepBr,
-      identity: built.body,
-      etag: built.etag,
-      tags: built.tags,
-      size: gz.length + (keepBr?.length ?? 0) + built.body.length + 200,
-      stale: false,
-      generation,
-    });
   }
 
   /** Starts re-rendering stale pages in the background, one at a time, if not already at it. */
@@ -341,6 +309,7 @@ class PublicPages {
     if (this.retry) clearTimeout(this.retry);
     await this.running;
     await Promise.all(this.keeping.values());
+    await this.keeper?.stop();
     await this.warmer.stop(this.store);
   }
 

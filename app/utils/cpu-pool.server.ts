@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { CpuJob, CpuReply, CpuResults } from "../workers/cpu-protocol";
 import { getCpuBudgets } from "./env.server";
 import { LIMITS } from "./newsroom-rules";
+import { builtWorkerFile } from "./worker-file.server";
 
 // Issue 25, docs/decisions/018: every piece of CPU work a request can make unbounded (markdown
 // rendering, sanitising, revision diffs) runs here, in worker threads, never on the thread that
@@ -96,15 +96,7 @@ interface Slot {
 
 /** Where the built worker is: build/cpu-worker.js under the package root (the first folder up with a package.json). */
 export function cpuWorkerFile(from = fileURLToPath(import.meta.url)): string {
-  // Source (app/utils/), the Remix bundle (build/remix/) and scripts run through tsx all sit below
-  // the package root; build/remix has no package.json of its own.
-  let dir = dirname(from);
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cpu-pool: no package.json above ${from}`);
-    dir = parent;
-  }
-  return join(dir, "build", "cpu-worker.js");
+  return builtWorkerFile("cpu-worker", from);
 }
 
 /** Worker threads for CPU work with a time, heap and input budget per job (docs/decisions/018). */
