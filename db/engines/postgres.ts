@@ -93,6 +93,11 @@ export function openPostgres(url: string, { max = 10 }: { max?: number } = {}): 
   });
   // An idle client that loses its server (a restart) emits here; without a listener the process dies.
   pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  // A client checked out of the pool has no pool listener: one whose backend ends between two
+  // statements of a transaction (a restart, pg_terminate_backend) emitted 'error' on the client with
+  // nobody listening, and the process died (the ops test's outage, in CI). Its transaction fails on
+  // its next statement, and the pool drops it when it is given back.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new NoNulPlugin()] });
   const changes = listenForChanges(url);
 

@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { sql } from "kysely";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getHandle, getSqlite, writeTransaction } from "../../db/index";
 import { migrateToLatest } from "../../db/migrate";
@@ -137,5 +138,37 @@ describe("database", () => {
       .deleteFrom("kysely_migration" as any)
       .where("name" as any, "=", "2099_01_01_000000_future")
       .execute();
+  });
+
+  // The ops test's outage (tests/integration/ops.test.ts) ended the server process in CI once: a
+  // client checked out of the pool, between two statements of a transaction, lost its backend and
+  // emitted 'error' with no listener. Here the same on purpose: the backend of a held transaction is
+  // ended; without a listener the 'error' is an uncaught exception and this run fails.
+  it.runIf(onPostgres)("a transaction whose connection the server ends fails; the process and the pool go on", async () => {
+    let pid: number | undefined;
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    const held = getHandle()
+      .db.transaction()
+      .execute(async (trx) => {
+        pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
+        await resumed;
+        await sql`select 1`.execute(trx);
+      });
+    held.catch(() => undefined);
+    await expect.poll(() => pid).toBeDefined();
+    const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      expect((await admin.query("select pg_terminate_backend($1) as ended", [pid])).rows[0].ended).toBe(true);
+    } finally {
+      await admin.end();
+    }
+    // The backend's goodbye reaches the idle, checked-out client.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    resume();
+    await expect(held).rejects.toThrow();
+    // The broken client left the pool: the next query gets a working one.
+    expect((await sql<{ one: number }>`select 1 as one`.execute(getHandle().db)).rows[0].one).toBe(1);
   });
 });
