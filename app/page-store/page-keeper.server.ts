@@ -5,7 +5,7 @@ import type { KeeperData, KeepJob, KeepReply } from "../workers/page-keeper-prot
 
 // Issue 30 item 0 (docs/decisions/032, amendment 2): the pages rendered for readers are compressed
 // and written into pages.db on a worker thread (app/workers/page-keeper.ts), not on the request
-// thread. On that thread a keep cost ~0.7 ms of each ~6 ms miss (the zlib streams' callbacks, the
+// thread. On that thread a keep cost ~0.65 ms of each ~6.5 ms miss (the zlib streams' callbacks, the
 // write transaction, the generation reads), so a saturating rotation over pages the store did not
 // hold served 87% of what it served with the store off. The worker starts with the first page to
 // keep and ends after KEEPER_IDLE_MS without one (it holds a V8 heap and a connection).

@@ -86,7 +86,7 @@ class PublicPages {
   private readonly renders = pLimit(RENDERS_AT_ONCE);
   /**
    * Compresses and stores the pages on a worker thread of its own (issue 30 item 0): on the request
-   * thread a keep cost ~0.7 ms of each ~6 ms miss. Decision 032's amendments: keeps one, then two at
+   * thread a keep cost ~0.65 ms of each ~6.5 ms miss. Decision 032's amendments: keeps one, then two at
    * a time on the thread pool, then this.
    */
   private readonly keeper: PageKeeper | undefined;
